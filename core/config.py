@@ -1,0 +1,197 @@
+"""Every setting, declared once: name, type, default, bounds or choices, description.
+
+The settings dialog, the config file and the ``--headless`` flags are all derived
+from ``Settings``' fields. Adding a setting is one field here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_config_dir, user_data_dir
+
+APP_NAME = "PhaseDesk"
+
+
+def setting(default: Any, description: str, *, label: str, low: float | None = None,
+            high: float | None = None, choices: tuple[str, ...] = (), secret: bool = False,
+            group: str = "General") -> Any:
+    """A dataclass field carrying the metadata the dialog, file and flags need."""
+    meta = {"description": description, "label": label, "low": low, "high": high,
+            "choices": choices, "secret": secret, "group": group}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Settings:
+    provider: str = setting(
+        "auto", "Which model runs the agent: 'auto' uses the OpenAI-compatible endpoint when a "
+        "base URL is set and the embedded offline model otherwise.",
+        label="Provider", choices=("auto", "embedded", "openai"), group="Model")
+    base_url: str = setting(
+        "", "Base URL of an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1.",
+        label="Base URL", group="Model")
+    model: str = setting("", "Model name sent to the endpoint.", label="Model", group="Model")
+    api_key: str = setting(
+        "", "API key of the endpoint. Stored in the system keyring when one is available, "
+        "else in a file only you can read.", label="API key", secret=True, group="Model")
+    request_timeout_s: float = setting(
+        120.0, "Seconds to wait for one model reply before giving up.",
+        label="Request timeout (s)", low=1, high=3600, group="Model")
+    max_retries: int = setting(
+        2, "How often the client retries a failed request (429/5xx/timeouts).",
+        label="Retries", low=0, high=10, group="Model")
+    context_window: int = setting(
+        32768, "The model's context window in tokens.",
+        label="Context window", low=2048, high=2_000_000, group="Model")
+    use_phase_task: bool = setting(
+        True, "Run the phase engine (analyse, plan phases, Plan/Execute/Judge/Think). "
+        "Off: the classic reasoning loop.", label="Use phase engine", group="Engine")
+    max_iterations: int = setting(
+        30, "LLM calls a run may spend (the final summary is never counted).",
+        label="Iteration budget", low=1, high=500, group="Engine")
+    max_rounds_per_phase: int = setting(
+        5, "Upper bound of Plan/Execute/Judge rounds in one phase.",
+        label="Max rounds per phase", low=1, high=10, group="Engine")
+    max_tasks_per_round: int = setting(
+        8, "Upper bound of tasks one plan may contain.",
+        label="Max tasks per round", low=1, high=8, group="Engine")
+    max_parallel_tasks: int = setting(
+        4, "How many independent tasks run at the same time.",
+        label="Parallel tasks", low=1, high=16, group="Engine")
+    think_stage: str = setting(
+        "auto", "Run the Think stage after every Judge ('always'), never, or only when the "
+        "Judge's verdict is ambiguous ('auto').",
+        label="Think stage", choices=("auto", "always", "never"), group="Engine")
+    compaction_threshold: float = setting(
+        0.6, "Compact a phase's messages when they exceed this share of the context window.",
+        label="Compaction threshold", low=0.1, high=0.95, group="Engine")
+    history_runs: int = setting(
+        3, "How many earlier runs of a conversation a follow-up request sees (summaries only).",
+        label="Conversation memory (runs)", low=0, high=20, group="Engine")
+    command_approval: str = setting(
+        "ask", "Shell commands: ask every time, run allow-listed ones without asking, or run all.",
+        label="Command approval", choices=("ask", "allowlist", "auto"), group="Safety")
+    command_allowlist: str = setting(
+        "ls,cat,head,tail,wc,grep,rg,find,git,python,python3,pytest,echo,pwd",
+        "Comma-separated first words of commands that run without asking in 'allowlist' mode.",
+        label="Allowed commands", group="Safety")
+    write_approval: str = setting(
+        "auto", "File writes and edits: ask every time or allow them (they can be undone).",
+        label="Write approval", choices=("ask", "auto"), group="Safety")
+    workspace: str = setting("", "The folder the agent works in.", label="Workspace",
+                             group="General")
+
+    def validated(self) -> "Settings":
+        """Return self if every value fits its declaration, else raise ``ValueError``."""
+        for f in dataclasses.fields(self):
+            check_value(f, getattr(self, f.name))
+        return self
+
+    def effective_provider(self) -> str:
+        if self.provider != "auto":
+            return self.provider
+        return "openai" if self.base_url else "embedded"
+
+
+def check_value(f: dataclasses.Field[Any], value: Any) -> None:
+    """Raise ``ValueError`` naming the setting when ``value`` breaks its declaration."""
+    meta = f.metadata
+    kind = type(f.default)
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"{meta['label']}: expected {kind.__name__}, got {value!r}")
+    if meta["choices"] and value not in meta["choices"]:
+        raise ValueError(f"{meta['label']}: must be one of {', '.join(meta['choices'])}")
+    if meta["low"] is not None and value < meta["low"]:
+        raise ValueError(f"{meta['label']}: must be at least {meta['low']:g}")
+    if meta["high"] is not None and value > meta["high"]:
+        raise ValueError(f"{meta['label']}: must be at most {meta['high']:g}")
+    if f.name == "base_url" and value and not value.startswith(("http://", "https://")):
+        raise ValueError(f"{meta['label']}: must start with http:// or https://")
+
+
+def fields() -> tuple[dataclasses.Field[Any], ...]:
+    return dataclasses.fields(Settings)
+
+
+def app_home() -> tuple[Path, Path]:
+    """(config dir, data dir). ``PHASEDESK_HOME`` puts both under one folder (tests, portable use)."""
+    home = os.environ.get("PHASEDESK_HOME")
+    if home:
+        return Path(home) / "config", Path(home) / "data"
+    return Path(user_config_dir(APP_NAME)), Path(user_data_dir(APP_NAME))
+
+
+def config_path() -> Path:
+    return app_home()[0] / "settings.json"
+
+
+def data_dir() -> Path:
+    path = app_home()[1]
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def from_mapping(values: dict[str, Any], base: Settings | None = None) -> Settings:
+    """Settings from a dict, ignoring unknown names; invalid values raise ``ValueError``."""
+    known = {f.name: f for f in fields()}
+    updates: dict[str, Any] = {}
+    for name, value in values.items():
+        if name in known:
+            if isinstance(known[name].default, float) and isinstance(value, int):
+                value = float(value)
+            check_value(known[name], value)
+            updates[name] = value
+    return dataclasses.replace(base or Settings(), **updates)
+
+
+def load(path: Path | None = None) -> tuple[Settings, list[str]]:
+    """Settings from the config file (secrets from the secret store) and any problems found.
+
+    A damaged file or a bad value never stops the app: the bad part is dropped,
+    the default stays, and the problem is returned so the UI can say so.
+    """
+    from core import secrets
+
+    path = path or config_path()
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    if path.exists():
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(loaded, dict):
+                raise ValueError("not a JSON object")
+            values = loaded
+        except (OSError, ValueError) as exc:
+            problems.append(f"{path}: could not be read ({exc}); defaults used")
+    settings = Settings()
+    for name, value in values.items():
+        try:
+            settings = from_mapping({name: value}, settings)
+        except ValueError as exc:
+            problems.append(f"{path}: {exc}; default kept")
+    key = secrets.load_api_key()
+    if key:
+        settings = dataclasses.replace(settings, api_key=key)
+    return settings, problems
+
+
+def save(settings: Settings, path: Path | None = None) -> str:
+    """Write settings (the API key goes to the secret store); returns where the key went."""
+    from core import secrets
+
+    settings.validated()
+    path = path or config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {f.name: getattr(settings, f.name) for f in fields() if not f.metadata["secret"]}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    os.replace(tmp, path)
+    return secrets.store_api_key(settings.api_key)

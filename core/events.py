@@ -1,0 +1,263 @@
+"""The closed set of events an engine run emits, and their one JSON encoding.
+
+Every event is a frozen dataclass with a ``kind`` class constant. Consumers (the
+page, the terminal, the history store) switch on ``kind`` and never look at
+engine internals. ``to_dict``/``from_dict`` are exact inverses for every kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+RunStatus = Literal["completed", "budget_exhausted", "cancelled", "failed", "clarification_needed"]
+TaskStatus = Literal["pending", "running", "done", "failed", "blocked", "skipped"]
+NextAction = Literal["continue_phase", "end_phase", "retry_failed", "replan"]
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: ClassVar[str] = "event"
+
+
+@dataclass(frozen=True)
+class RunStarted(Event):
+    kind: ClassVar[str] = "run_started"
+    run_id: str
+    engine: Literal["phase", "classic"]
+    request: str
+    provider: str
+    model: str
+    workspace: str
+    budget: int
+
+
+@dataclass(frozen=True)
+class LlmCall(Event):
+    """One model call. ``reply`` is the reply in the scripted-model format (replayable)."""
+
+    kind: ClassVar[str] = "llm_call"
+    stage: str
+    prompt_tokens: int
+    completion_tokens: int
+    counted_in_budget: bool
+    calls_used: int
+    budget: int
+    context_tokens: int
+    ok: bool
+    error: str = ""
+    reply: dict[str, Any] = field(default_factory=dict)
+    usage_estimated: bool = False
+
+
+@dataclass(frozen=True)
+class RequestAnalysed(Event):
+    kind: ClassVar[str] = "request_analysed"
+    core_goal: str
+    requirements: list[str]
+    constraints: list[str]
+    complexity: str
+    estimated_phases: int
+
+
+@dataclass(frozen=True)
+class Clarification(Event):
+    kind: ClassVar[str] = "clarification"
+    questions: list[str]
+    analysis: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PhasesPlanned(Event):
+    kind: ClassVar[str] = "phases_planned"
+    phases: list[dict[str, Any]]
+    execution_strategy: str
+
+
+@dataclass(frozen=True)
+class PhaseStarted(Event):
+    kind: ClassVar[str] = "phase_started"
+    phase_id: int
+    name: str
+    goal: str
+    index: int
+    total: int
+    max_rounds: int
+
+
+@dataclass(frozen=True)
+class TasksPlanned(Event):
+    kind: ClassVar[str] = "tasks_planned"
+    phase_id: int
+    round: int
+    max_rounds: int
+    reasoning: str
+    tasks: list[dict[str, Any]]
+    mode: Literal["plan", "retry", "replan"] = "plan"
+
+
+@dataclass(frozen=True)
+class TaskStarted(Event):
+    kind: ClassVar[str] = "task_started"
+    phase_id: int
+    round: int
+    task_id: int
+    tool: str
+
+
+@dataclass(frozen=True)
+class TaskFinished(Event):
+    """``result`` is what the person sees (capped generously); the model saw less."""
+
+    kind: ClassVar[str] = "task_finished"
+    phase_id: int
+    task_id: int
+    tool: str
+    status: TaskStatus
+    error: str = ""
+    round: int = 0
+    result: str = ""
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class Judged(Event):
+    kind: ClassVar[str] = "judged"
+    phase_id: int
+    round: int
+    phase_completed: bool
+    next_action: NextAction
+    completion_rate: float
+    success_rate: float
+    quality_average: float
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    user_summary: str = ""
+    failed_reason: str = ""
+    problem_level: str = ""
+    degraded: bool = False
+
+
+@dataclass(frozen=True)
+class Thought(Event):
+    kind: ClassVar[str] = "thought"
+    phase_id: int
+    round: int
+    phase_completed: bool
+    continue_phase: bool
+    next_round_strategy: str = ""
+    user_summary: str = ""
+    degraded: bool = False
+
+
+@dataclass(frozen=True)
+class PhaseFinished(Event):
+    kind: ClassVar[str] = "phase_finished"
+    phase_id: int
+    status: str
+    rounds: int
+    tasks_done: int
+    tasks_total: int
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class ApprovalRequested(Event):
+    kind: ClassVar[str] = "approval_requested"
+    request_id: str
+    action: Literal["command", "write"]
+    detail: str
+    task_id: int = 0
+    phase_id: int = 0
+
+
+@dataclass(frozen=True)
+class ApprovalResolved(Event):
+    kind: ClassVar[str] = "approval_resolved"
+    request_id: str
+    decision: Literal["once", "run", "deny"]
+
+
+@dataclass(frozen=True)
+class FileChanged(Event):
+    kind: ClassVar[str] = "file_changed"
+    path: str
+    change: Literal["created", "modified", "deleted"]
+    bytes: int
+    task_id: int = 0
+
+
+@dataclass(frozen=True)
+class ContextCompacted(Event):
+    kind: ClassVar[str] = "context_compacted"
+    stage: str
+    before_tokens: int
+    after_tokens: int
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    """Something the person should know: a degraded stage, a refused reply, a retry."""
+
+    kind: ClassVar[str] = "notice"
+    level: Literal["info", "warning", "error"]
+    message: str
+    stage: str = ""
+
+
+@dataclass(frozen=True)
+class Summary(Event):
+    kind: ClassVar[str] = "summary"
+    final_summary: str
+    phases_completed: int
+    total_tasks_executed: int
+    total_rounds: int
+    highlights: list[str]
+    quality_assessment: str
+    generated_by: Literal["model", "fallback"]
+    status: str = "completed"
+
+
+@dataclass(frozen=True)
+class RunFinished(Event):
+    kind: ClassVar[str] = "run_finished"
+    status: RunStatus
+    llm_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    elapsed_s: float = 0.0
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        RunStarted, LlmCall, RequestAnalysed, Clarification, PhasesPlanned, PhaseStarted,
+        TasksPlanned, TaskStarted, TaskFinished, Judged, Thought, PhaseFinished,
+        ApprovalRequested, ApprovalResolved, FileChanged, ContextCompacted, Notice,
+        Summary, RunFinished,
+    )
+}
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """The event as a plain dict with its ``kind`` first."""
+    return {"kind": event.kind, **dataclasses.asdict(event)}
+
+
+def to_json(event: Event) -> str:
+    return json.dumps(to_dict(event), ensure_ascii=False)
+
+
+def from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from ``to_dict`` output; unknown kinds or fields raise ``ValueError``."""
+    kind = data.get("kind")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event kind: {kind!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    values = {k: v for k, v in data.items() if k != "kind"}
+    unknown = set(values) - names
+    if unknown:
+        raise ValueError(f"unknown fields for {kind}: {sorted(unknown)}")
+    return cls(**values)

@@ -1,0 +1,92 @@
+"""The model boundary: one protocol every provider implements.
+
+Messages, tools and tool_choice are OpenAI chat-completions shaped dicts. A provider
+returns a ``Reply`` or raises ``ModelError``; nothing else escapes ``complete``
+(except ``asyncio.CancelledError``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # raw JSON text exactly as the model produced it
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int
+    completion_tokens: int
+    estimated: bool = False
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str | None
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage = field(default_factory=lambda: Usage(0, 0, True))
+    finish_reason: str = ""
+
+
+class ModelError(Exception):
+    """A model call failed. ``message`` is written for a person; ``status`` is the HTTP status
+    (0 when the endpoint could not be reached at all)."""
+
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
+                 unreachable: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.retryable = retryable
+        self.unreachable = unreachable
+
+
+class ChatModel(Protocol):
+    """What an engine needs from a model."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def provider(self) -> str: ...
+
+    async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
+                       tool_choice: dict[str, Any] | str | None) -> Reply: ...
+
+    async def aclose(self) -> None: ...
+
+
+def estimate_tokens(value: Any) -> int:
+    """A provider-independent token estimate (about 4 characters a token)."""
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return (len(value) + 3) // 4
+    if isinstance(value, dict):
+        return sum(estimate_tokens(v) for v in value.values()) + 2
+    if isinstance(value, (list, tuple)):
+        return sum(estimate_tokens(v) for v in value) + 1
+    return estimate_tokens(str(value))
+
+
+def reply_to_script(reply: Reply) -> dict[str, Any]:
+    """A reply in the scripted-model file format, so a recorded run can be replayed."""
+    if reply.tool_calls:
+        calls = []
+        for call in reply.tool_calls:
+            calls.append({"tool": call.name, "raw_arguments": call.arguments})
+        if len(calls) == 1:
+            return calls[0]
+        return {"tool_calls": calls}
+    return {"text": reply.text or ""}
+
+
+def error_to_script(error: ModelError) -> dict[str, Any]:
+    return {"error": {"status": error.status or 0, "message": error.message}}

@@ -1,0 +1,98 @@
+"""Where the API key lives: the system keyring when one works, else a user-only file.
+
+``describe_store()`` says which, so the settings dialog can tell the person.
+The key itself is never logged; ``redact`` scrubs it from any text.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+SERVICE = "PhaseDesk"
+ACCOUNT = "api_key"
+log = logging.getLogger(__name__)
+
+_known_keys: set[str] = set()
+
+
+def _keyring_usable() -> bool:
+    if os.environ.get("PHASEDESK_HOME"):
+        return False  # an isolated home (tests, portable use) never touches the user's keyring
+    try:
+        import keyring
+        from keyring.backends import fail
+
+        return not isinstance(keyring.get_keyring(), fail.Keyring)
+    except Exception:  # any import or backend problem means: no keyring
+        return False
+
+
+def _key_file() -> Path:
+    from core.config import app_home
+
+    return app_home()[0] / "api_key"
+
+
+def describe_store() -> str:
+    if _keyring_usable():
+        return "system keyring"
+    return f"file readable only by you ({_key_file()})"
+
+
+def remember(key: str) -> None:
+    """Register a key so ``redact`` scrubs it everywhere, whatever its source."""
+    if key:
+        _known_keys.add(key)
+
+
+def load_api_key() -> str:
+    key = ""
+    if _keyring_usable():
+        try:
+            import keyring
+
+            key = keyring.get_password(SERVICE, ACCOUNT) or ""
+        except Exception as exc:
+            log.warning("keyring read failed: %s", type(exc).__name__)
+    else:
+        path = _key_file()
+        if path.exists():
+            key = path.read_text(encoding="utf-8").strip()
+    remember(key)
+    return key
+
+
+def store_api_key(key: str) -> str:
+    """Store (or clear, when empty) the key; returns a description of where it went."""
+    remember(key)
+    if _keyring_usable():
+        import keyring
+
+        if key:
+            keyring.set_password(SERVICE, ACCOUNT, key)
+        else:
+            try:
+                keyring.delete_password(SERVICE, ACCOUNT)
+            except Exception:
+                pass
+        return describe_store()
+    path = _key_file()
+    if not key:
+        path.unlink(missing_ok=True)
+        return describe_store()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(key)
+    os.chmod(path, 0o600)
+    return describe_store()
+
+
+def redact(text: str) -> str:
+    """``text`` with every known API key replaced by a placeholder."""
+    for key in _known_keys:
+        if key and len(key) >= 4:
+            text = text.replace(key, "[redacted]")
+    return text

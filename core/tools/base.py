@@ -1,0 +1,64 @@
+"""The interface between an engine's Execute stage and the workspace tools."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Literal, Protocol
+
+from core.events import Event
+
+ApprovalAction = Literal["command", "write"]
+Approve = Callable[[ApprovalAction, str], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """``output`` is the full text (for the person and the history); ``error`` says why it failed."""
+
+    ok: bool
+    output: str = ""
+    error: str = ""
+
+
+class ToolError(Exception):
+    """Raised inside a tool for an expected failure; becomes a failed task with this message."""
+
+
+@dataclass
+class RunState:
+    """Per-run state shared by every tool call of one run."""
+
+    workspace: Path
+    run_id: str
+    read_paths: set[str] = field(default_factory=set)
+    checkpoint: Any = None
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    run: RunState
+    emit: Callable[[Event], None]
+    approve: Approve
+    phase_id: int = 0
+    task_id: int = 0
+
+
+class ToolManager(Protocol):
+    def names(self) -> list[str]: ...
+
+    def schemas(self) -> list[dict[str, Any]]:
+        """OpenAI ``tools`` entries: {"type": "function", "function": {name, description, parameters}}."""
+        ...
+
+    def parameters(self, name: str) -> dict[str, Any]:
+        """The JSON schema of a tool's arguments (used to check plans before execution)."""
+        ...
+
+    def written_paths(self, name: str, arguments: dict[str, Any]) -> set[str]:
+        """Workspace paths a call would write; calls sharing one never run at the same time."""
+        ...
+
+    async def execute(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        """Run one tool. Never raises (but ``asyncio.CancelledError``)."""
+        ...
