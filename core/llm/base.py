@@ -7,6 +7,8 @@ returns a ``Reply`` or raises ``ModelError``; nothing else escapes ``complete``
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -79,13 +81,24 @@ def estimate_tokens(value: Any) -> int:
 def reply_to_script(reply: Reply) -> dict[str, Any]:
     """A reply in the scripted-model file format, so a recorded run can be replayed."""
     if reply.tool_calls:
-        calls = []
-        for call in reply.tool_calls:
-            calls.append({"tool": call.name, "raw_arguments": call.arguments})
-        if len(calls) == 1:
+        calls = [_call_to_script(call) for call in reply.tool_calls]
+        if len(calls) == 1 and not reply.text:
             return calls[0]
-        return {"tool_calls": calls}
+        result: dict[str, Any] = {"tool_calls": calls}
+        if reply.text:
+            result["text"] = reply.text
+        return result
     return {"text": reply.text or ""}
+
+
+def _call_to_script(call: ToolCall) -> dict[str, Any]:
+    try:
+        parsed = json.loads(call.arguments)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and json.dumps(parsed, ensure_ascii=False) == call.arguments:
+        return {"tool": call.name, "arguments": parsed}
+    return {"tool": call.name, "raw_arguments": call.arguments}
 
 
 def error_to_script(error: ModelError) -> dict[str, Any]:

@@ -1,0 +1,171 @@
+"""What both engines share: the event stream, Stop, approvals, and the guaranteed ending.
+
+``run`` is an async generator. The work runs in its own task and puts events on a
+queue; whatever happens — success, an exhausted budget, a model that misbehaves or
+cannot be reached, an internal error, ``cancel()`` or ``task.cancel()`` on the
+consumer — the stream ends with exactly one ``Summary`` and one ``RunFinished``.
+A second Stop makes the summary come without the model, at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from pathlib import Path
+from typing import AsyncIterator
+
+from core.approval import ApprovalBroker
+from core.config import Settings
+from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary
+from core.execute import Executor
+from core.llm.base import ChatModel, Message
+from core.stage_caller import Accounting, RunAborted, StageCaller
+from core.summary import RunTally, fallback_summary, model_summary
+from core.tools.base import RunState, ToolManager
+
+log = logging.getLogger(__name__)
+
+
+class EngineBase:
+    engine_name = "phase"
+
+    def __init__(self, model: ChatModel, tools: ToolManager, settings: Settings,
+                 workspace: Path, *, run_id: str | None = None, memory: str = "") -> None:
+        self.model = model
+        self.tools = tools
+        self.settings = settings
+        self.memory = memory
+        self.run_id = run_id or uuid.uuid4().hex
+        self.run_state = RunState(workspace=Path(workspace).resolve(), run_id=self.run_id)
+        self.accounting = Accounting(budget=settings.max_iterations)
+        self.approvals = ApprovalBroker(settings, self.emit)
+        self.caller = StageCaller(model, self.accounting, self.emit)
+        self.executor = Executor(tools, self.run_state, self.approvals, self.emit,
+                                 settings.max_parallel_tasks)
+        self.tally = RunTally(status="failed")
+        self.base_messages: list[Message] = []
+        self.changed_files: list[str] = []
+        self._queue: asyncio.Queue[Event] = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
+        self._stops = 0
+        self._finished = False
+        self._unreachable = False
+
+    def emit(self, event: Event) -> None:
+        if isinstance(event, FileChanged) and event.path not in self.changed_files:
+            self.changed_files.append(event.path)
+            self.on_file_changed(event.path)
+        self._queue.put_nowait(event)
+
+    def on_file_changed(self, path: str) -> None:
+        """Hook for engines that attribute changes to a phase."""
+
+    def cancel(self) -> None:
+        """Stop: the work stops and the summary follows; a second Stop skips the model."""
+        self._stops += 1
+        if self._worker is not None and not self._worker.done():
+            self._worker.cancel()
+
+    def answer_approval(self, request_id: str, decision: str) -> bool:
+        return self.approvals.answer(request_id, decision)
+
+    async def run(self, request: str, *, previous_analysis: dict | None = None
+                  ) -> AsyncIterator[Event]:
+        if self._worker is not None:
+            raise RuntimeError("an engine runs one request; create another for the next")
+        self._worker = asyncio.create_task(self._drive(request, previous_analysis))
+        self._worker.add_done_callback(self._ensure_ending)
+        try:
+            while True:
+                try:
+                    event = await self._queue.get()
+                except asyncio.CancelledError:
+                    _uncancel()
+                    self.cancel()
+                    continue
+                yield event
+                if isinstance(event, RunFinished):
+                    return
+        finally:
+            if not self._worker.done():
+                self._worker.cancel()
+
+    def _ensure_ending(self, worker: asyncio.Task[None]) -> None:
+        """If the worker died before it could end the stream (cancelled before it started),
+        end it here without the model."""
+        if self._finished:
+            return
+        self.tally.status = "cancelled" if worker.cancelled() else "failed"
+        self._end(fallback_summary(self.tally, "the run ended before it started"), 0.0)
+
+    async def _drive(self, request: str, previous: dict | None) -> None:
+        started = time.monotonic()
+        self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
+                             request=request, provider=self.model.provider,
+                             model=self.model.name, workspace=str(self.run_state.workspace),
+                             budget=self.accounting.budget))
+        try:
+            self.tally.status = await self.work(request, previous)
+        except asyncio.CancelledError:
+            _uncancel()
+            self.tally.status, self.tally.reason = "cancelled", "stopped by the person"
+        except RunAborted as exc:
+            self._unreachable = exc.unreachable
+            self.tally.status, self.tally.reason = "failed", exc.message
+        except Exception as exc:
+            log.exception("engine error")
+            self.tally.status = "failed"
+            self.tally.reason = f"internal error: {type(exc).__name__}: {exc}"
+            self.emit(Notice(level="error", message=f"Internal error: {exc}"))
+        self.finish_phases()
+        summary = await self._summarize()
+        self._end(summary, time.monotonic() - started)
+
+    async def _summarize(self) -> Summary:
+        if self.tally.status == "clarification_needed":
+            return fallback_summary(self.tally)
+        if self._unreachable:
+            return fallback_summary(self.tally, "the model could not be reached")
+        if self._stops >= 2:
+            return fallback_summary(self.tally, "Stop was pressed twice")
+        try:
+            summary = await model_summary(self.caller, self.summary_context(), self.tally,
+                                          self.settings.context_window)
+        except asyncio.CancelledError:
+            _uncancel()
+            return fallback_summary(self.tally, "Stop was pressed while it was being written")
+        except RunAborted as exc:
+            return fallback_summary(self.tally, exc.message)
+        except Exception as exc:
+            log.exception("summarizer error")
+            return fallback_summary(self.tally, f"internal error: {exc}")
+        return summary or fallback_summary(self.tally, "the summarizer's reply was unusable")
+
+    def _end(self, summary: Summary, elapsed: float) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        acc = self.accounting
+        self.emit(summary)
+        self.emit(RunFinished(status=self.tally.status,  # type: ignore[arg-type]
+                              llm_calls=acc.calls, prompt_tokens=acc.prompt_tokens,
+                              completion_tokens=acc.completion_tokens,
+                              elapsed_s=round(elapsed, 3)))
+
+    def summary_context(self) -> list[Message]:
+        return list(self.base_messages)
+
+    def finish_phases(self) -> None:
+        """Hook: mark unfinished work as stopped before the summary is written."""
+
+    async def work(self, request: str, previous: dict | None) -> str:
+        """The engine's own work; returns the run status."""
+        raise NotImplementedError
+
+
+def _uncancel() -> None:
+    task = asyncio.current_task()
+    if task is not None and hasattr(task, "uncancel"):
+        task.uncancel()

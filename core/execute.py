@@ -1,0 +1,124 @@
+"""The Execute stage: run a round's tasks in dependency order, independent ones at once.
+
+Tasks refused by the scheduler (cycles, unknown dependencies) fail before anything
+runs; a task whose dependency did not succeed is ``blocked``; at most
+``max_parallel`` tasks run at the same time, and two tasks writing the same path
+never overlap. Tool failures become failed tasks, never exceptions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import AsyncExitStack
+from typing import Callable
+
+from core.approval import ApprovalBroker
+from core.events import Event, TaskFinished, TaskStarted
+from core.llm.base import Message, ToolCall
+from core.models.task import Task
+from core.scheduler import schedule
+from core.stage_caller import assistant_calls, tool_message
+from core.tools.base import ApprovalAction, RunState, ToolContext, ToolManager
+
+UI_RESULT_CAP = 200_000
+MODEL_RESULT_CAP = 4_000
+
+
+class Executor:
+    def __init__(self, tools: ToolManager, run: RunState, approvals: ApprovalBroker,
+                 emit: Callable[[Event], None], max_parallel: int) -> None:
+        self.tools = tools
+        self.run = run
+        self.approvals = approvals
+        self.emit = emit
+        self._slots = asyncio.Semaphore(max_parallel)
+        self._path_locks: dict[str, asyncio.Lock] = {}
+
+    async def execute(self, tasks: list[Task], phase_id: int) -> None:
+        by_id = {t.id: t for t in tasks}
+        plan = schedule({t.id: t.dependencies for t in tasks}, {t.id: t.priority for t in tasks})
+        for task_id, reason in plan.refused.items():
+            self._finish_unrun(by_id[task_id], phase_id, "failed", f"not run: {reason}")
+        for level in plan.levels:
+            runnable = []
+            for task_id in level:
+                task = by_id[task_id]
+                bad = [d for d in task.dependencies if by_id[d].status != "done"]
+                if bad:
+                    self._finish_unrun(task, phase_id, "blocked",
+                                       f"blocked: dependency {', '.join(map(str, bad))} "
+                                       "did not succeed")
+                else:
+                    runnable.append(task)
+            await asyncio.gather(*(self._run_one(t, phase_id) for t in runnable))
+
+    def _finish_unrun(self, task: Task, phase_id: int, status: str, reason: str) -> None:
+        task.error = reason
+        task.move(status)  # type: ignore[arg-type]
+        self.emit(TaskFinished(phase_id=phase_id, task_id=task.id, tool=task.tool,
+                               status=task.status, error=reason, round=task.round))
+
+    async def _run_one(self, task: Task, phase_id: int) -> None:
+        paths = sorted(self.tools.written_paths(task.tool, task.arguments))
+        async with AsyncExitStack() as stack:
+            await stack.enter_async_context(self._slots)
+            for path in paths:
+                await stack.enter_async_context(self._path_locks.setdefault(path, asyncio.Lock()))
+            task.move("running")
+            self.emit(TaskStarted(phase_id=phase_id, round=task.round, task_id=task.id,
+                                  tool=task.tool))
+
+            async def approve(action: ApprovalAction, detail: str) -> bool:
+                return await self.approvals.approve(action, detail, task_id=task.id,
+                                                    phase_id=phase_id)
+
+            ctx = ToolContext(run=self.run, emit=self.emit, approve=approve,
+                              phase_id=phase_id, task_id=task.id)
+            try:
+                result = await self.tools.execute(task.tool, task.arguments, ctx)
+            except asyncio.CancelledError:
+                task.finish(False, "", "cancelled: the run was stopped")
+                self._emit_finished(task, phase_id)
+                raise
+            task.finish(result.ok, result.output, result.error)
+            self._emit_finished(task, phase_id)
+
+    def _emit_finished(self, task: Task, phase_id: int) -> None:
+        self.emit(TaskFinished(phase_id=phase_id, task_id=task.id, tool=task.tool,
+                               status=task.status, error=task.error, round=task.round,
+                               result=cap(task.result, UI_RESULT_CAP), elapsed_s=task.elapsed_s))
+
+
+def cap(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n[… {len(text) - limit} more characters not shown]"
+
+
+def for_model(task: Task, limit: int = MODEL_RESULT_CAP) -> str:
+    """What the model sees of a task's outcome: status, error and a bounded result."""
+    if task.status == "done":
+        body = task.result or "(no output)"
+    else:
+        body = f"{task.status.upper()}: {task.error}"
+        if task.result:
+            body += f"\n{task.result}"
+    if len(body) > limit:
+        body = body[:limit] + (f"\n[truncated: {len(body) - limit} more characters; read a "
+                               "narrower range if you need them]")
+    return body
+
+
+def call_id(phase_id: int, round_no: int, task: Task) -> str:
+    return f"task_{phase_id}_{round_no}_{task.id}"
+
+
+def execution_messages(tasks: list[Task], phase_id: int, round_no: int) -> list[Message]:
+    """The Execute stage as protocol messages: one assistant call per task, each answered."""
+    calls = [ToolCall(id=call_id(phase_id, round_no, t), name=t.tool,
+                      arguments=json.dumps(t.arguments, ensure_ascii=False)) for t in tasks]
+    messages = [assistant_calls(calls)]
+    for task, call in zip(tasks, calls):
+        messages.append(tool_message(call.id, for_model(task)))
+    return messages

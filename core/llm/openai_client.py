@@ -1,0 +1,127 @@
+"""The OpenAI-compatible provider, and the translation of SDK errors into ``ModelError``."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+import openai
+
+from core.llm.base import Message, ModelError, Reply, ToolCall, Usage, estimate_tokens
+from core.secrets import redact, remember
+
+
+def http_module() -> ModuleType:
+    """The HTTP library the installed openai SDK is built on (httpx, or httpx2 in SDK 3.x)."""
+    for name in ("httpx2", "httpx"):
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    raise ImportError("the openai SDK's HTTP library is missing")
+
+
+def sdk_error(status: int, message: str, headers: dict[str, str] | None = None) -> Exception:
+    """The exception the SDK raises for an HTTP ``status`` (0 = connection refused)."""
+    http = http_module()
+    request = http.Request("POST", "http://scripted.invalid/v1/chat/completions")
+    if status == 0:
+        return openai.APIConnectionError(message=message, request=request)
+    if status == 408:
+        return openai.APITimeoutError(request=request)
+    response = http.Response(status, request=request, headers=headers or {},
+                             json={"error": {"message": message}})
+    classes: dict[int, type[openai.APIStatusError]] = {
+        400: openai.BadRequestError, 401: openai.AuthenticationError,
+        403: openai.PermissionDeniedError, 404: openai.NotFoundError,
+        409: openai.ConflictError, 422: openai.UnprocessableEntityError,
+        429: openai.RateLimitError,
+    }
+    cls = classes.get(status, openai.InternalServerError if status >= 500 else openai.APIStatusError)
+    return cls(message, response=response, body={"error": {"message": message}})
+
+
+def translate_error(exc: Exception, where: str = "") -> ModelError:
+    """A ``ModelError`` a person understands, for any exception the SDK raises."""
+    place = f" at {where}" if where else ""
+    if isinstance(exc, openai.APITimeoutError):
+        return ModelError(f"the model did not answer in time{place} (timeout)", status=408,
+                          retryable=True)
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__ or exc
+        return ModelError(redact(f"the model could not be reached{place}: {cause}"), status=0,
+                          retryable=True, unreachable=True)
+    if isinstance(exc, openai.APIStatusError):
+        detail = _status_detail(exc)
+        status = exc.status_code
+        words = {401: "the endpoint refused the API key", 403: "access was denied",
+                 404: "the model or URL was not found", 429: "the endpoint is rate limiting",
+                 400: "the endpoint rejected the request"}.get(status, "the model server failed")
+        return ModelError(redact(f"{words} (HTTP {status}){place}: {detail}"), status=status,
+                          retryable=status in (408, 409, 429) or status >= 500)
+    return ModelError(redact(f"the endpoint sent a reply that could not be read{place}: "
+                             f"{type(exc).__name__}: {exc}"), status=None)
+
+
+def _status_detail(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"][:500]
+        if isinstance(inner, str):
+            return inner[:500]
+    return str(exc.message)[:500]
+
+
+class OpenAIModel:
+    """Any OpenAI-compatible chat-completions endpoint, through the official SDK."""
+
+    provider = "openai"
+
+    def __init__(self, base_url: str, model: str, api_key: str, timeout_s: float = 120.0,
+                 max_retries: int = 2) -> None:
+        remember(api_key)
+        self._base_url = base_url
+        self._model = model or "gpt-4o-mini"
+        self._client = openai.AsyncOpenAI(base_url=base_url or None, api_key=api_key or "none",
+                                          timeout=timeout_s, max_retries=max_retries)
+
+    @property
+    def name(self) -> str:
+        return self._model
+
+    async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
+                       tool_choice: dict[str, Any] | str | None) -> Reply:
+        kwargs: dict[str, Any] = {"model": self._model, "messages": messages}
+        if tools:
+            kwargs["tools"] = tools
+            if tool_choice is not None:
+                kwargs["tool_choice"] = tool_choice
+        try:
+            response = await self._client.chat.completions.create(**kwargs)
+        except openai.OpenAIError as exc:
+            raise translate_error(exc, self._base_url) from None
+        except ValueError as exc:  # undecodable body
+            raise translate_error(exc, self._base_url) from None
+        if not getattr(response, "choices", None):
+            raise ModelError("the endpoint replied without any choices")
+        choice = response.choices[0]
+        message = choice.message
+        calls = tuple(
+            ToolCall(id=c.id or f"call_{i}", name=c.function.name or "",
+                     arguments=c.function.arguments or "")
+            for i, c in enumerate(message.tool_calls or ()) if getattr(c, "function", None))
+        usage = getattr(response, "usage", None)
+        if usage is not None and usage.prompt_tokens is not None:
+            counted = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0)
+        else:
+            out = (message.content or "") + "".join(c.arguments for c in calls)
+            counted = Usage(estimate_tokens(messages) + estimate_tokens(tools),
+                            estimate_tokens(out), estimated=True)
+        return Reply(text=message.content, tool_calls=calls, usage=counted,
+                     finish_reason=choice.finish_reason or "")
+
+    async def aclose(self) -> None:
+        await self._client.close()

@@ -1,0 +1,77 @@
+"""A Phase: a goal worked on in rounds of Plan/Execute/Judge/Think, with its metrics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.models.task import Task
+
+
+@dataclass
+class Phase:
+    id: int
+    name: str
+    goal: str
+    estimated_rounds: int = 1
+    dependencies: list[int] = field(default_factory=list)
+    max_rounds: int = 3
+    status: str = "pending"  # pending → running → completed | failed | stopped
+    tasks: list[Task] = field(default_factory=list)
+    rounds: int = 0
+    summaries: list[str] = field(default_factory=list)
+    judgements: list[dict[str, Any]] = field(default_factory=list)
+    thoughts: list[dict[str, Any]] = field(default_factory=list)
+    consecutive_retries: int = 0
+    failed_reason: str = ""
+    problem_level: str = ""
+    started_at: float | None = None
+    finished_at: float | None = None
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def tasks_of_round(self, round_no: int) -> list[Task]:
+        return [t for t in self.tasks if t.round == round_no]
+
+    @property
+    def user_summary(self) -> str:
+        return self.summaries[-1] if self.summaries else ""
+
+    @property
+    def completion_rate(self) -> float:
+        return completion_rate(self.tasks)
+
+    @property
+    def success_rate(self) -> float:
+        return success_rate(self.tasks)
+
+    @property
+    def quality_average(self) -> float:
+        return quality_average(self.tasks)
+
+    def metrics(self) -> dict[str, float]:
+        return {"completion_rate": self.completion_rate, "success_rate": self.success_rate,
+                "quality_average": self.quality_average}
+
+
+def completion_rate(tasks: list[Task]) -> float:
+    """Share of planned tasks that ended done."""
+    if not tasks:
+        return 0.0
+    return round(sum(t.status == "done" for t in tasks) / len(tasks), 3)
+
+
+def success_rate(tasks: list[Task]) -> float:
+    """Share of executed tasks (done or failed) that succeeded; blocked ones never ran."""
+    executed = [t for t in tasks if t.status in ("done", "failed")]
+    if not executed:
+        return 0.0
+    return round(sum(t.status == "done" for t in executed) / len(executed), 3)
+
+
+def quality_average(tasks: list[Task]) -> float:
+    scores = [t.quality_score for t in tasks if t.quality_score is not None]
+    if not scores:
+        return 0.0
+    return round(sum(scores) / len(scores), 2)

@@ -1,0 +1,228 @@
+"""One phase's rounds: Plan → Execute → Judge → (Think), and the routing between rounds.
+
+Routing follows the judge: end_phase / continue_phase / retry_failed (the next plan gets
+only the failed tasks and the judge's reasons; at most three retries in a row) /
+replan; a ``comprehension`` problem asks the engine to re-analyse the request (once per
+run). A plan or judge that stays invalid after one repair degrades safely: an empty
+plan ends the round, a broken judge counts the round as not completed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from core.events import Judged, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
+from core.execute import execution_messages
+from core.llm.base import Message
+from core.models.phase import completion_rate, quality_average, success_rate
+from core.models.task import Task
+from core.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
+from core.reports import PhaseRecord, level2
+from core.schema import SchemaError, coerce
+from core.stages import JUDGE_TASKS, THINK, parse_judge, parse_plan, parse_think, plan_schema
+
+if TYPE_CHECKING:
+    from core.phase_task_executor import PhaseTaskExecutor
+
+MAX_RETRIES_IN_A_ROW = 3
+
+
+class PhaseRunner:
+    def __init__(self, engine: "PhaseTaskExecutor", record: PhaseRecord, index: int,
+                 total: int) -> None:
+        self.engine = engine
+        self.record = record
+        self.phase = record.phase
+        self.index = index
+        self.total = total
+        self.messages: list[Message] = []
+        self.mode = "plan"
+        self.detail = ""
+
+    async def run(self, earlier: str) -> str:
+        """Run the phase; returns "done" or "reanalyse"."""
+        engine, phase = self.engine, self.phase
+        phase.status, phase.started_at = "running", time.monotonic()
+        engine.emit(PhaseStarted(phase_id=phase.id, name=phase.name, goal=phase.goal,
+                                 index=self.index, total=self.total, max_rounds=phase.max_rounds))
+        self.messages = list(engine.base_messages) + [
+            {"role": "user", "content": phase_intro(self.index, self.total, phase.name,
+                                                    phase.goal, earlier)}]
+        outcome = "done"
+        bad_plans = 0
+        while phase.status == "running":
+            if phase.rounds >= phase.max_rounds:
+                self._end("incomplete", f"not completed within {phase.max_rounds} round(s)")
+                break
+            if engine.accounting.exhausted:
+                self._end("stopped", "the iteration budget is spent")
+                break
+            phase.rounds += 1
+            tasks = await self._plan()
+            if not tasks:
+                bad_plans += 1
+                if bad_plans >= 2:
+                    self._end("failed", "no valid plan could be made")
+                continue
+            bad_plans = 0
+            await engine.executor.execute(tasks, phase.id)
+            self.messages += execution_messages(tasks, phase.id, phase.rounds)
+            outcome = await self._judge_and_route(tasks)
+        engine.emit(PhaseFinished(phase_id=phase.id, status=phase.status, rounds=phase.rounds,
+                                  tasks_done=sum(t.status == "done" for t in phase.tasks),
+                                  tasks_total=len(phase.tasks), summary=phase.user_summary))
+        return outcome
+
+    def _end(self, status: str, reason: str = "") -> None:
+        self.phase.status = status
+        self.phase.finished_at = time.monotonic()
+        if reason and status != "completed":
+            self.phase.failed_reason = reason
+
+    async def _plan(self) -> list[Task]:
+        engine, phase = self.engine, self.phase
+        settings = engine.settings
+        names = engine.tools.names()
+        self.messages.append({"role": "user", "content": plan_instruction(
+            phase.rounds, phase.max_rounds, settings.max_tasks_per_round, self.mode,
+            self.detail)})
+        result = await engine.caller.call(
+            "plan", self.messages, "plan_tool_call",
+            plan_schema(names, settings.max_tasks_per_round),
+            lambda args: parse_plan(args, names, settings.max_tasks_per_round, self._check_args),
+            counted=True, ack=lambda p: f"Plan accepted: {len(p['tasks'])} task(s). Executing.")
+        if result.value is None:
+            self.messages.pop()
+            engine.emit(Notice(level="warning", stage="plan",
+                               message=f"Phase {phase.id}, round {phase.rounds}: no usable "
+                                       "plan; the round ends without tasks."))
+            return []
+        plan = result.value
+        tasks = [Task(id=t["id"], title=t["title"], description=t["description"],
+                      tool=t["tool"], arguments=t["arguments"], priority=t["priority"],
+                      dependencies=list(t["dependencies"]), round=phase.rounds,
+                      estimated_tokens=len(str(t["arguments"])) // 4)
+                 for t in plan["tasks"]]
+        phase.tasks += tasks
+        engine.emit(TasksPlanned(phase_id=phase.id, round=phase.rounds,
+                                 max_rounds=phase.max_rounds, reasoning=plan["reasoning"],
+                                 tasks=[t.card() for t in tasks], mode=self.mode))  # type: ignore[arg-type]
+        return tasks
+
+    def _check_args(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return coerce(arguments, self.engine.tools.parameters(tool))
+
+    async def _judge_and_route(self, tasks: list[Task]) -> str:
+        engine, phase = self.engine, self.phase
+        if engine.accounting.exhausted:
+            self._end("stopped", "the iteration budget is spent before the round was judged")
+            return "done"
+        self.messages.append({"role": "user", "content": judge_instruction(phase.rounds)})
+        result = await engine.caller.call("judge", self.messages, "judge_tasks", JUDGE_TASKS,
+                                          parse_judge, counted=True,
+                                          ack=lambda _: "Verdict recorded.")
+        judge = result.value or self._degraded_judge(result.problem)
+        self._apply(judge, tasks, degraded=result.value is None)
+        completed = bool(judge["phase_completed"])
+        action = judge["next_action"]
+        strategy = ""
+        if self._wants_think(judge, tasks, result.value is None):
+            thought = await self._think()
+            if thought is not None:
+                completed = thought["phase_completed"]
+                if not completed and not thought["continue_phase"]:
+                    action = "end_phase"
+                elif not completed and action == "end_phase":
+                    action = "continue_phase"
+                strategy = thought["next_round_strategy"]
+        return self._route(judge, tasks, completed, action, strategy)
+
+    def _degraded_judge(self, problem: str) -> dict[str, Any]:
+        return {"task_evaluation": [], "completed_tasks": [], "failed_tasks": [],
+                "phase_completion_rate": 0.0, "phase_completed": False,
+                "user_summary": f"The judge's verdict could not be used ({problem}); this round "
+                                "counts as not completed.",
+                "next_action": "continue_phase", "failed_reason": problem,
+                "problem_level": "execution"}
+
+    def _apply(self, judge: dict[str, Any], tasks: list[Task], degraded: bool) -> None:
+        by_id = {t.id: t for t in tasks}
+        verdicts = []
+        for verdict in judge["task_evaluation"]:
+            task = by_id.get(verdict["task_id"])
+            if task is None:
+                continue
+            task.quality_score = verdict["quality_score"]
+            verdicts.append({"task_id": task.id, "title": task.title,
+                             "status": verdict["status"], "quality": verdict["quality_score"],
+                             "comment": verdict["comment"], "actual": task.status})
+        self.phase.judgements.append(judge)
+        self.phase.summaries.append(judge["user_summary"])
+        self.phase.problem_level = judge["problem_level"]
+        self.engine.emit(Judged(
+            phase_id=self.phase.id, round=self.phase.rounds,
+            phase_completed=judge["phase_completed"], next_action=judge["next_action"],
+            completion_rate=completion_rate(tasks), success_rate=success_rate(tasks),
+            quality_average=quality_average(tasks), verdicts=verdicts,
+            user_summary=judge["user_summary"], failed_reason=judge["failed_reason"],
+            problem_level=judge["problem_level"], degraded=degraded))
+
+    def _wants_think(self, judge: dict[str, Any], tasks: list[Task], degraded: bool) -> bool:
+        policy = self.engine.settings.think_stage
+        if policy == "never" or degraded or self.engine.accounting.exhausted:
+            return False
+        if policy == "always":
+            return True
+        failed = any(t.status != "done" for t in tasks)
+        clear_end = judge["phase_completed"] and judge["next_action"] == "end_phase" and not failed
+        clear_fix = not judge["phase_completed"] and judge["next_action"] in ("retry_failed",
+                                                                              "replan")
+        return not (clear_end or clear_fix)
+
+    async def _think(self) -> dict[str, Any] | None:
+        engine, phase = self.engine, self.phase
+        self.messages.append({"role": "user", "content": think_instruction(phase.rounds)})
+        result = await engine.caller.call("think", self.messages, "think", THINK, parse_think,
+                                          counted=True, ack=lambda _: "Noted.")
+        if result.value is None:
+            self.messages.pop()
+            return None
+        thought = result.value
+        phase.thoughts.append(thought)
+        engine.emit(Thought(phase_id=phase.id, round=phase.rounds,
+                            phase_completed=thought["phase_completed"],
+                            continue_phase=thought["continue_phase"],
+                            next_round_strategy=thought["next_round_strategy"],
+                            user_summary=thought["user_summary"]))
+        return thought
+
+    def _route(self, judge: dict[str, Any], tasks: list[Task], completed: bool, action: str,
+               strategy: str) -> str:
+        phase = self.phase
+        if completed or action == "end_phase":
+            self._end("completed" if completed else "incomplete",
+                      judge["failed_reason"] or "the judge ended the phase before its goal")
+            return "done"
+        if judge["problem_level"] == "comprehension" and not self.engine.reanalysed:
+            self._end("failed", judge["failed_reason"] or "the request was misunderstood")
+            return "reanalyse"
+        failed = [t for t in tasks if t.status != "done" or t.id in judge["failed_tasks"]]
+        if action == "retry_failed" and failed:
+            if phase.consecutive_retries >= MAX_RETRIES_IN_A_ROW:
+                self._end("failed", f"tasks still failing after {MAX_RETRIES_IN_A_ROW} retries")
+                return "done"
+            phase.consecutive_retries += 1
+            self.mode = "retry"
+            self.detail = level2(self.record, failed) + "\nFailed tasks:\n" + "\n".join(
+                f"- task {t.id} {t.tool} {t.arguments}: {t.error or 'judged failed'}"
+                for t in failed)
+            return "done"
+        phase.consecutive_retries = 0
+        if action == "replan" or judge["problem_level"] == "planning" and failed:
+            self.mode = "replan"
+            self.detail = judge["failed_reason"] or strategy
+        else:
+            self.mode = "plan"
+            self.detail = strategy
+        return "done"

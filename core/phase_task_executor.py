@@ -1,0 +1,118 @@
+"""The phase engine: analyse → plan phases → per phase Plan/Execute/Judge/Think → summary.
+
+Stage 0 runs in a throwaway context holding the raw request; the execution context
+starts from the structured request. Every stage forces its own tool. The budget counts
+phase planning and every Plan/Judge/Think call; analysis and the summary are outside it.
+"""
+
+from __future__ import annotations
+
+from core.events import Clarification, PhasesPlanned, RequestAnalysed
+from core.llm.base import Message
+from core.models.phase import Phase
+from core.phase_rounds import PhaseRunner
+from core.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, analyser_user, execution_request, \
+    reanalyse_user, tool_catalogue
+from core.reports import PhaseRecord, level1
+from core.scheduler import order_phases
+from core.stages import PHASE_PLANNER, REQUEST_ANALYSER, Analysis, parse_analysis, parse_phases
+from core.engine_base import EngineBase
+
+
+class PhaseTaskExecutor(EngineBase):
+    engine_name = "phase"
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.records: list[PhaseRecord] = []
+        self._current: PhaseRecord | None = None
+        self._request = ""
+        self.reanalysed = False
+
+    def on_file_changed(self, path: str) -> None:
+        if self._current is not None and path not in self._current.changed_files:
+            self._current.changed_files.append(path)
+
+    async def work(self, request: str, previous: dict | None) -> str:
+        self._request = request
+        analysis = await self.analyse(analyser_user(request, previous))
+        while True:
+            self.tally.goal = analysis.core_goal
+            self.emit(RequestAnalysed(core_goal=analysis.core_goal,
+                                      requirements=analysis.requirements,
+                                      constraints=analysis.constraints,
+                                      complexity=analysis.complexity,
+                                      estimated_phases=analysis.estimated_phases))
+            if analysis.clarification_needed:
+                self.emit(Clarification(questions=analysis.clarification_questions,
+                                        analysis=analysis.__dict__.copy()))
+                return "clarification_needed"
+            outcome = await self.run_phases(analysis)
+            if outcome != "reanalyse":
+                return outcome
+            self.reanalysed = True
+            for record in self.records:
+                if record.phase.status == "pending":
+                    record.phase.status = "superseded"
+            problem = self.records[-1].phase.failed_reason or "the judge flagged it"
+            analysis = await self.analyse(reanalyse_user(request, analysis.as_text(), problem))
+
+    async def analyse(self, user_text: str) -> Analysis:
+        messages: list[Message] = [{"role": "system", "content": ANALYSER_SYSTEM},
+                                   {"role": "user", "content": user_text}]
+        result = await self.caller.call("request_analyser", messages, "request_analyser",
+                                        REQUEST_ANALYSER, parse_analysis, counted=False)
+        if result.value is not None:
+            return result.value
+        goal = " ".join(self._request.split())[:300] or "(empty request)"
+        return Analysis(core_goal=goal, requirements=[], constraints=[], complexity="medium",
+                        estimated_phases=1)
+
+    async def run_phases(self, analysis: Analysis) -> str:
+        system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
+        self.base_messages = [{"role": "system", "content": system},
+                              {"role": "user",
+                               "content": execution_request(analysis.as_text(), self.memory)}]
+        if self.accounting.exhausted:
+            return "budget_exhausted"
+        result = await self.caller.call(
+            "phase_planner", self.base_messages, "phase_planner", PHASE_PLANNER, parse_phases,
+            counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
+        if result.value is not None:
+            plan = result.value
+        else:
+            plan = {"phases": [{"id": 1, "name": "Main", "goal": analysis.core_goal,
+                                "estimated_rounds": 2, "dependencies": []}],
+                    "execution_strategy": "sequential"}
+        self.emit(PhasesPlanned(phases=plan["phases"],
+                                execution_strategy=plan["execution_strategy"]))
+        cap = self.settings.max_rounds_per_phase
+        phases = {p["id"]: Phase(id=p["id"], name=p["name"], goal=p["goal"],
+                                 estimated_rounds=p["estimated_rounds"],
+                                 dependencies=list(p["dependencies"]),
+                                 max_rounds=min(p["estimated_rounds"] + 2, cap))
+                  for p in plan["phases"]}
+        order = order_phases({pid: ph.dependencies for pid, ph in phases.items()}, list(phases))
+        new_records = [PhaseRecord(phases[pid]) for pid in order]
+        self.records.extend(new_records)
+        self.tally.records = self.records
+        for index, record in enumerate(new_records, start=1):
+            if self.accounting.exhausted:
+                return "budget_exhausted"
+            earlier = "\n".join(level1(r) for r in self.records if r.phase.status != "pending"
+                                and r is not record)
+            self._current = record
+            runner = PhaseRunner(self, record, index, len(new_records))
+            outcome = await runner.run(earlier)
+            self._current = None
+            if outcome == "reanalyse" and not self.reanalysed:
+                return "reanalyse"
+        if any(r.phase.status == "stopped" for r in self.records) or \
+                any(r.phase.status == "pending" for r in self.records):
+            return "budget_exhausted"
+        return "completed"
+
+    def finish_phases(self) -> None:
+        for record in self.records:
+            if record.phase.status == "running":
+                record.phase.status = "stopped"

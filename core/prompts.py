@@ -1,0 +1,107 @@
+"""The words the engines say to the model, in one place."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+ANALYSER_SYSTEM = (
+    "You analyse a person's request to PhaseDesk, an agent that works on the files of one "
+    "workspace folder with tools (list, read, search, write, edit files; run shell commands). "
+    "Call request_analyser with a structured requirement. Set clarification_needed only when "
+    "the request cannot be acted on at all; otherwise make reasonable assumptions and record "
+    "them as constraints."
+)
+
+AGENT_SYSTEM = (
+    "You are PhaseDesk, an agent working in a workspace folder. You work in phases; each phase "
+    "runs rounds of Plan (plan_tool_call), Execute (the engine runs your tasks), Judge "
+    "(judge_tasks) and Think (think). Whenever asked, call exactly the tool you are asked to "
+    "call. Paths are relative to the workspace root.\n\nWorkspace tools a task can use:\n{tools}"
+)
+
+CLASSIC_SYSTEM = (
+    "You are PhaseDesk, an agent working in a workspace folder through tools. Call tools to "
+    "gather information or make changes; several independent calls may go in one reply. After "
+    "each batch of results decide whether you have enough information to answer the request: "
+    "if yes, answer in plain text (Markdown); if not, make the next tool calls. Never repeat "
+    "a call with the same arguments. Paths are relative to the workspace root."
+)
+
+
+def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
+    """One compact line per workspace tool: name(param: type, ...) — description."""
+    lines = []
+    for entry in schemas:
+        fn = entry["function"]
+        props = fn.get("parameters", {}).get("properties", {})
+        required = set(fn.get("parameters", {}).get("required", []))
+        params = ", ".join(
+            f"{name}{'' if name in required else '?'}: {spec.get('type', 'any')}"
+            for name, spec in props.items())
+        description = fn.get("description", "").split("\n")[0]
+        lines.append(f"- {fn['name']}({params}) — {description}")
+    return "\n".join(lines)
+
+
+def analyser_user(request: str, previous: dict[str, Any] | None) -> str:
+    if not previous:
+        return request
+    return ("Earlier analysis of this request:\n"
+            f"{json.dumps(previous, ensure_ascii=False)}\n\n"
+            f"The person answered the clarification questions:\n{request}")
+
+
+def reanalyse_user(request: str, earlier: str, problem: str) -> str:
+    return (f"{request}\n\n---\nAn earlier understanding of this request was:\n{earlier}\n"
+            f"Working on it revealed a comprehension problem: {problem}\n"
+            "Analyse the request again, correcting the misunderstanding.")
+
+
+def execution_request(analysis_text: str, memory: str) -> str:
+    text = f"Structured request:\n{analysis_text}"
+    if memory:
+        text = f"Earlier in this conversation:\n{memory}\n\n{text}"
+    return text + "\n\nPlan the phases with phase_planner."
+
+
+def phase_intro(index: int, total: int, name: str, goal: str, earlier: str) -> str:
+    text = f"Phase {index} of {total}: {name}\nGoal: {goal}"
+    if earlier:
+        text += f"\n\nEarlier phases:\n{earlier}"
+    return text
+
+
+def plan_instruction(round_no: int, max_rounds: int, max_tasks: int, mode: str,
+                     detail: str) -> str:
+    head = f"Round {round_no} of at most {max_rounds}. "
+    if mode == "retry":
+        head += ("Retry ONLY the failed tasks below, fixing what made them fail. "
+                 f"Call plan_tool_call.\n{detail}")
+    elif mode == "replan":
+        head += f"The previous approach did not work. Make a new plan. {detail}".rstrip()
+        head += " Call plan_tool_call."
+    else:
+        head += (f"Plan 1-{max_tasks} tasks for this phase with plan_tool_call. "
+                 "Dependencies name task ids of this plan.")
+        if detail:
+            head += f" Strategy: {detail}"
+    return head
+
+
+def judge_instruction(round_no: int) -> str:
+    return (f"Judge the tasks of round {round_no} with judge_tasks: a status and a quality "
+            "score 0-10 per task, whether the phase goal is reached, the next action "
+            "(end_phase, continue_phase, retry_failed, replan), the problem level if there is "
+            "a problem, and a short summary for the person.")
+
+
+def think_instruction(round_no: int) -> str:
+    return (f"Reflect on round {round_no} with think: is the phase complete, should it "
+            "continue, and what should the next round do differently?")
+
+
+def summarizer_instruction(status_line: str, reports: str) -> str:
+    return (f"The run has ended: {status_line}\n\nReports of the phases:\n{reports}\n\n"
+            "Write the final summary for the person with summarizer, in Markdown: what was "
+            "done, what changed, what failed and why, and what is left.")

@@ -1,0 +1,34 @@
+"""Building an engine for one request from settings: the one place the UI and CLI start runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings
+from core.engine_base import EngineBase
+from core.llm.base import ChatModel
+from core.memory import format_memory
+from core.tools import default_registry
+
+
+def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | None = None,
+                  memory: list[dict[str, Any]] | None = None,
+                  run_id: str | None = None) -> EngineBase:
+    """The engine ``settings.use_phase_task`` selects, on ``model`` or the configured provider.
+
+    Raises ``ValueError`` with a clear message when the workspace is not a folder.
+    """
+    folder = Path(workspace).expanduser()
+    if not folder.is_dir():
+        raise ValueError(f"the workspace is not a folder: {folder}")
+    if model is None:
+        from core.llm.factory import make_model
+
+        model = make_model(settings)
+    if settings.use_phase_task:
+        from core.phase_task_executor import PhaseTaskExecutor as engine_class
+    else:
+        from core.classic_executor import ClassicExecutor as engine_class  # type: ignore[assignment]
+    return engine_class(model, default_registry(), settings, folder, run_id=run_id,
+                        memory=format_memory(memory or []))

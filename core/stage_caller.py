@@ -1,0 +1,161 @@
+"""Forced stage calls: one tool offered and forced, the reply validated, repaired once.
+
+The caller also keeps the run's accounting (budget, calls, tokens) and emits one
+``LlmCall`` event per model call. A model that cannot be reached, refuses the key or
+fails three calls in a row aborts the run with ``RunAborted``; any other failure makes
+the stage return ``None`` so the engine can degrade safely.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, TypeVar
+
+from core.events import Event, LlmCall, Notice
+from core.llm.base import ChatModel, Message, ModelError, Reply, ToolCall, error_to_script, \
+    estimate_tokens, reply_to_script
+from core.schema import SchemaError
+from core.stages import tool_definition
+
+T = TypeVar("T")
+FATAL_STATUSES = {0, 401, 403, 404}
+MAX_FAILURES_IN_A_ROW = 3
+
+
+class RunAborted(Exception):
+    """The run cannot go on (model unreachable, key refused, repeated failures)."""
+
+    def __init__(self, message: str, unreachable: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.unreachable = unreachable
+
+
+@dataclass
+class Accounting:
+    budget: int
+    counted: int = 0
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    failures_in_a_row: int = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.counted >= self.budget
+
+
+@dataclass(frozen=True)
+class StageResult(Generic[T]):
+    value: T | None
+    problem: str = ""
+
+
+class StageCaller:
+    def __init__(self, model: ChatModel, accounting: Accounting,
+                 emit: Callable[[Event], None]) -> None:
+        self.model = model
+        self.accounting = accounting
+        self.emit = emit
+
+    async def raw(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
+                  tool_choice: dict[str, Any] | str | None, counted: bool) -> Reply:
+        """One model call with accounting and its ``LlmCall`` event; ``ModelError`` propagates
+        unless it is fatal, in which case ``RunAborted`` is raised."""
+        acc = self.accounting
+        context = estimate_tokens(messages) + estimate_tokens(tools)
+        acc.calls += 1
+        if counted:
+            acc.counted += 1
+        try:
+            reply = await self.model.complete(messages, tools, tool_choice)
+        except ModelError as exc:
+            acc.failures_in_a_row += 1
+            self.emit(LlmCall(stage=stage, prompt_tokens=0, completion_tokens=0,
+                              counted_in_budget=counted, calls_used=acc.counted,
+                              budget=acc.budget, context_tokens=context, ok=False,
+                              error=exc.message, reply=error_to_script(exc)))
+            if exc.unreachable or exc.status in FATAL_STATUSES:
+                raise RunAborted(exc.message, unreachable=bool(exc.unreachable)) from None
+            if acc.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
+                raise RunAborted(f"the model failed {acc.failures_in_a_row} calls in a row; "
+                                 f"last error: {exc.message}") from None
+            raise
+        acc.failures_in_a_row = 0
+        acc.prompt_tokens += reply.usage.prompt_tokens
+        acc.completion_tokens += reply.usage.completion_tokens
+        self.emit(LlmCall(stage=stage, prompt_tokens=reply.usage.prompt_tokens,
+                          completion_tokens=reply.usage.completion_tokens,
+                          counted_in_budget=counted, calls_used=acc.counted, budget=acc.budget,
+                          context_tokens=context, ok=True, reply=reply_to_script(reply),
+                          usage_estimated=reply.usage.estimated))
+        return reply
+
+    async def call(self, stage: str, messages: list[Message], tool: str,
+                   parameters: dict[str, Any], parse: Callable[[dict[str, Any]], T], *,
+                   counted: bool, ack: Callable[[T], str] = lambda _: "Recorded.") -> StageResult[T]:
+        """Force ``tool``; on success append the assistant/tool pair to ``messages``."""
+        offered = [tool_definition(tool, parameters)]
+        forced = {"type": "function", "function": {"name": tool}}
+        attempt_messages = list(messages)
+        problem = ""
+        for attempt in (1, 2):
+            if counted and self.accounting.exhausted:
+                return StageResult(None, problem or "the iteration budget is spent")
+            try:
+                reply = await self.raw(stage, attempt_messages, offered, forced, counted)
+            except ModelError as exc:
+                self.emit(Notice(level="error", stage=stage,
+                                 message=f"{stage}: the model call failed — {exc.message}"))
+                return StageResult(None, exc.message)
+            call, problem, value = self._check(reply, tool, parse)
+            if call is not None and not problem:
+                messages.append(assistant_calls([call]))
+                messages.append(tool_message(call.id, ack(value)))  # type: ignore[arg-type]
+                return StageResult(value)
+            then = "asking the model to correct it" if attempt == 1 else "continuing without it"
+            self.emit(Notice(level="warning", stage=stage,
+                             message=f"{stage}: the model's reply was invalid ({problem}); {then}"))
+            attempt_messages = list(messages) + repair_messages(reply, tool, problem)
+        return StageResult(None, problem)
+
+    @staticmethod
+    def _check(reply: Reply, tool: str, parse: Callable[[dict[str, Any]], T]
+               ) -> tuple[ToolCall | None, str, T | None]:
+        if not reply.tool_calls:
+            return None, f"it answered with text instead of calling {tool}", None
+        call = next((c for c in reply.tool_calls if c.name == tool), None)
+        if call is None:
+            names = ", ".join(c.name or "?" for c in reply.tool_calls)
+            return None, f"it called {names} instead of {tool}", None
+        try:
+            arguments = json.loads(call.arguments or "{}")
+        except ValueError as exc:
+            return call, f"the arguments are not valid JSON ({exc})", None
+        if not isinstance(arguments, dict):
+            return call, "the arguments must be a JSON object", None
+        try:
+            return call, "", parse(arguments)
+        except SchemaError as exc:
+            return call, str(exc), None
+
+
+def assistant_calls(calls: list[ToolCall]) -> Message:
+    return {"role": "assistant", "content": None, "tool_calls": [
+        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+        for c in calls]}
+
+
+def tool_message(call_id: str, content: str) -> Message:
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+def repair_messages(reply: Reply, tool: str, problem: str) -> list[Message]:
+    """The invalid reply and the error, paired exactly as the protocol requires."""
+    fix = f"Error: {problem}. Call {tool} again with arguments that match its schema."
+    if reply.tool_calls:
+        calls = [ToolCall(id=c.id or f"invalid_{i}", name=c.name, arguments=c.arguments)
+                 for i, c in enumerate(reply.tool_calls)]
+        return [assistant_calls(calls)] + [tool_message(c.id, fix) for c in calls]
+    return [{"role": "assistant", "content": reply.text or ""}, {"role": "user", "content": fix}]

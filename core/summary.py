@@ -1,0 +1,95 @@
+"""The final summary: asked of the model outside the budget, composed without it if need be."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.events import Summary
+from core.llm.base import Message
+from core.prompts import summarizer_instruction
+from core.reports import PhaseRecord, degraded_reports
+from core.stage_caller import StageCaller
+from core.stages import SUMMARIZER, parse_summary
+
+STATUS_LINES = {
+    "completed": "all planned work was attempted",
+    "budget_exhausted": "the iteration budget was spent before the work was finished",
+    "cancelled": "the person stopped the run",
+    "failed": "the run could not continue",
+    "clarification_needed": "the request needs clarification before work can start",
+}
+
+
+@dataclass
+class RunTally:
+    """What actually happened, counted by the engine (the model's own numbers are not trusted)."""
+
+    status: str
+    reason: str = ""
+    goal: str = ""
+    records: list[PhaseRecord] = field(default_factory=list)
+
+    @property
+    def phases_completed(self) -> int:
+        return sum(r.phase.status == "completed" for r in self.records)
+
+    @property
+    def tasks_executed(self) -> int:
+        return sum(t.started_at is not None for r in self.records for t in r.phase.tasks)
+
+    @property
+    def rounds(self) -> int:
+        return sum(r.phase.rounds for r in self.records)
+
+    def status_line(self) -> str:
+        line = STATUS_LINES.get(self.status, self.status)
+        return f"{line} ({self.reason})" if self.reason else line
+
+
+async def model_summary(caller: StageCaller, base: list[Message], tally: RunTally,
+                        context_window: int) -> Summary | None:
+    reports, _ = degraded_reports(tally.records, max(context_window // 3, 1000))
+    messages = list(base) + [{"role": "user",
+                              "content": summarizer_instruction(tally.status_line(), reports)}]
+    result = await caller.call("summarizer", messages, "summarizer", SUMMARIZER, parse_summary,
+                               counted=False)
+    if result.value is None:
+        return None
+    data = result.value
+    return Summary(final_summary=data["final_summary"], phases_completed=tally.phases_completed,
+                   total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,
+                   highlights=list(data["highlights"]),
+                   quality_assessment=data["quality_assessment"], generated_by="model",
+                   status=tally.status)
+
+
+def fallback_summary(tally: RunTally, why: str = "") -> Summary:
+    """A summary from the recorded judge summaries and task outcomes, without the model."""
+    lines = [f"**Run {tally.status.replace('_', ' ')}** — {tally.status_line()}."]
+    if why:
+        lines.append(f"\nThe summary was written without the model: {why}.")
+    if tally.goal:
+        lines.append(f"\n**Goal:** {tally.goal}")
+    highlights: list[str] = []
+    if tally.records:
+        lines.append("\n### Phases")
+    for record in tally.records:
+        phase = record.phase
+        done = sum(t.status == "done" for t in phase.tasks)
+        summary = phase.user_summary or "no judge summary recorded"
+        lines.append(f"- **Phase {phase.id}: {phase.name}** — {phase.status}, "
+                     f"{done}/{len(phase.tasks)} tasks done. {summary}")
+        for task in phase.tasks:
+            if task.status in ("failed", "blocked"):
+                lines.append(f"  - task {task.id} *{task.title}* {task.status}: {task.error[:200]}")
+        if phase.status == "completed" and phase.user_summary:
+            highlights.append(f"Phase {phase.id}: {phase.user_summary[:180]}")
+        if record.changed_files:
+            highlights.append("Changed: " + ", ".join(record.changed_files[:5]))
+    if not tally.records:
+        lines.append("\nNo phase ran.")
+    quality = "not assessed (written without the model)"
+    return Summary(final_summary="\n".join(lines), phases_completed=tally.phases_completed,
+                   total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,
+                   highlights=highlights[:6], quality_assessment=quality,
+                   generated_by="fallback", status=tally.status)

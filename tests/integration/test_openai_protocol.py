@@ -1,0 +1,91 @@
+"""What the real ``openai`` client sends, seen by a local HTTP server."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from core.llm.openai_client import OpenAIModel
+from core.runner import create_engine
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.script import analysis, judge, of, phases, plan, settings, summary, task
+
+RAW_REQUEST = "Hmm, so... could you maybe list what's in here and read the README? zebra-42"
+
+
+def run_against(server: FakeOpenAI, workspace: Path) -> list:
+    async def go() -> list:
+        model = OpenAIModel(server.base_url, "fake-model", "sk-test-123", timeout_s=5,
+                            max_retries=0)
+        engine = create_engine(settings(), workspace, model=model)
+        events = [e async for e in engine.run(RAW_REQUEST)]
+        await model.aclose()
+        return events
+
+    return asyncio.run(go())
+
+
+def test_each_stage_forces_exactly_its_tool_and_keeps_pairs(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# hello\n")
+    replies = [analysis("List and read the README", phases=2),
+               phases((1, "List", []), (2, "Read", [1])),
+               plan(task(1, "list_files")), judge([1]),
+               plan(task(1, "read_file", path="README.md"), task(2, "list_files")),
+               judge([1, 2], completed=False, action="continue_phase"),
+               {"tool": "think", "arguments": {
+                   "internal_analysis": "done really", "user_summary": "ok",
+                   "phase_completed": True, "continue_phase": False,
+                   "next_round_strategy": ""}},
+               summary()]
+    with FakeOpenAI(replies) as server:
+        events = run_against(server, tmp_path)
+    assert events[-1].status == "completed"
+    bodies = [r["body"] for r in server.requests]
+    stages = [b["tool_choice"]["function"]["name"] for b in bodies]
+    assert stages == ["request_analyser", "phase_planner", "plan_tool_call", "judge_tasks",
+                      "plan_tool_call", "judge_tasks", "think", "summarizer"]
+    for body, stage in zip(bodies, stages):
+        assert body["model"] == "fake-model"
+        assert [t["function"]["name"] for t in body["tools"]] == [stage]
+        assert body["tool_choice"] == {"type": "function", "function": {"name": stage}}
+        assert_pairs_intact(body["messages"])
+    headers = {k.lower(): v for k, v in server.requests[0]["headers"].items()}
+    assert headers["authorization"] == "Bearer sk-test-123"
+
+
+def test_raw_request_text_only_reaches_the_analyser(tmp_path: Path) -> None:
+    replies = [analysis("List the files"), phases((1, "List", [])),
+               plan(task(1, "list_files")), judge([1]), summary()]
+    with FakeOpenAI(replies) as server:
+        run_against(server, tmp_path)
+    texts = [str(r["body"]["messages"]) for r in server.requests]
+    assert "zebra-42" in texts[0]
+    assert all("zebra-42" not in t for t in texts[1:])
+    assert "List the files" in texts[1]
+
+
+def test_usage_from_the_endpoint_is_reported(tmp_path: Path) -> None:
+    replies = [analysis(), phases((1, "List", [])), plan(task(1, "list_files")), judge([1]),
+               summary()]
+    with FakeOpenAI(replies) as server:
+        events = run_against(server, tmp_path)
+    calls = of(events, "llm_call")
+    assert all(c.prompt_tokens == 100 and c.completion_tokens == 20 for c in calls)
+    assert not any(c.usage_estimated for c in calls)
+    assert events[-1].prompt_tokens == 500 and events[-1].completion_tokens == 100
+
+
+def assert_pairs_intact(messages: list[dict]) -> None:
+    """Every assistant tool_calls message is followed by exactly one tool message per id."""
+    i = 0
+    while i < len(messages):
+        message = messages[i]
+        if message["role"] == "assistant" and message.get("tool_calls"):
+            ids = [c["id"] for c in message["tool_calls"]]
+            following = messages[i + 1:i + 1 + len(ids)]
+            assert [m["role"] for m in following] == ["tool"] * len(ids), messages
+            assert sorted(m["tool_call_id"] for m in following) == sorted(ids)
+            i += 1 + len(ids)
+            continue
+        assert message["role"] != "tool", f"orphan tool message at {i}"
+        i += 1
