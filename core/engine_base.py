@@ -131,8 +131,7 @@ class EngineBase:
         if self._stops >= 2:
             return fallback_summary(self.tally, "Stop was pressed twice")
         try:
-            summary = await model_summary(self.caller, self.summary_context(), self.tally,
-                                          self.settings.context_window)
+            summary = await self.model_summary()
         except asyncio.CancelledError:
             _uncancel()
             return fallback_summary(self.tally, "Stop was pressed while it was being written")
@@ -153,6 +152,11 @@ class EngineBase:
                               llm_calls=acc.calls, prompt_tokens=acc.prompt_tokens,
                               completion_tokens=acc.completion_tokens,
                               elapsed_s=round(elapsed, 3)))
+
+    async def model_summary(self) -> Summary | None:
+        """The summary from the model (forced summarizer, outside the budget), or None."""
+        return await model_summary(self.caller, self.summary_context(), self.tally,
+                                   self.settings.context_window)
 
     def summary_context(self) -> list[Message]:
         return list(self.base_messages)

@@ -50,6 +50,7 @@ class LlmCall(Event):
     error: str = ""
     reply: dict[str, Any] = field(default_factory=dict)
     usage_estimated: bool = False
+    context: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

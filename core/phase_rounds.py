@@ -12,7 +12,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from core.events import Judged, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
+from core.context import compact, rounds_digest
+from core.events import ContextCompacted, Judged, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
 from core.execute import execution_messages
 from core.llm.base import Message
 from core.models.phase import completion_rate, quality_average, success_rate
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from core.phase_task_executor import PhaseTaskExecutor
 
 MAX_RETRIES_IN_A_ROW = 3
+KEEP_ROUNDS = 2
 
 
 class PhaseRunner:
@@ -39,6 +41,8 @@ class PhaseRunner:
         self.messages: list[Message] = []
         self.mode = "plan"
         self.detail = ""
+        self.round_starts: list[int] = []
+        self.head = 0
 
     async def run(self, earlier: str) -> str:
         """Run the phase; returns "done" or "reanalyse"."""
@@ -49,6 +53,7 @@ class PhaseRunner:
         self.messages = list(engine.base_messages) + [
             {"role": "user", "content": phase_intro(self.index, self.total, phase.name,
                                                     phase.goal, earlier)}]
+        self.head = len(self.messages)
         outcome = "done"
         bad_plans = 0
         while phase.status == "running":
@@ -59,8 +64,10 @@ class PhaseRunner:
                 self._end("stopped", "the iteration budget is spent")
                 break
             phase.rounds += 1
+            self.round_starts.append(len(self.messages))
             tasks = await self._plan()
             if not tasks:
+                self.round_starts.pop()
                 bad_plans += 1
                 if bad_plans >= 2:
                     self._end("failed", "no valid plan could be made")
@@ -68,11 +75,27 @@ class PhaseRunner:
             bad_plans = 0
             await engine.executor.execute(tasks, phase.id)
             self.messages += execution_messages(tasks, phase.id, phase.rounds)
+            self._compact()
             outcome = await self._judge_and_route(tasks)
         engine.emit(PhaseFinished(phase_id=phase.id, status=phase.status, rounds=phase.rounds,
                                   tasks_done=sum(t.status == "done" for t in phase.tasks),
                                   tasks_total=len(phase.tasks), summary=phase.user_summary))
         return outcome
+
+    def _compact(self) -> None:
+        settings = self.engine.settings
+        limit = int(settings.context_window * settings.compaction_threshold)
+        result = compact(self.messages, self.head, self.round_starts, KEEP_ROUNDS, rounds_digest,
+                         limit)
+        if result is None:
+            return
+        dropped = self.round_starts[-KEEP_ROUNDS] - self.round_starts[0] - 1
+        self.messages = result.messages
+        self.round_starts = [self.round_starts[0]] + [
+            start - dropped for start in self.round_starts[-KEEP_ROUNDS:]]
+        self.engine.emit(ContextCompacted(stage=f"phase {self.phase.id}",
+                                          before_tokens=result.before,
+                                          after_tokens=result.after))
 
     def _end(self, status: str, reason: str = "") -> None:
         self.phase.status = status

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
+from core.context import digest
 from core.events import Event, LlmCall, Notice
 from core.llm.base import ChatModel, Message, ModelError, Reply, ToolCall, error_to_script, \
     estimate_tokens, reply_to_script
@@ -58,6 +59,7 @@ class StageCaller:
         self.model = model
         self.accounting = accounting
         self.emit = emit
+        self.observers: list[Callable[[str, list[Message], list[dict[str, Any]]], None]] = []
 
     async def raw(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
                   tool_choice: dict[str, Any] | str | None, counted: bool) -> Reply:
@@ -65,6 +67,9 @@ class StageCaller:
         unless it is fatal, in which case ``RunAborted`` is raised."""
         acc = self.accounting
         context = estimate_tokens(messages) + estimate_tokens(tools)
+        shown = digest(messages)
+        for observer in self.observers:
+            observer(stage, messages, tools)
         acc.calls += 1
         if counted:
             acc.counted += 1
@@ -75,7 +80,7 @@ class StageCaller:
             self.emit(LlmCall(stage=stage, prompt_tokens=0, completion_tokens=0,
                               counted_in_budget=counted, calls_used=acc.counted,
                               budget=acc.budget, context_tokens=context, ok=False,
-                              error=exc.message, reply=error_to_script(exc)))
+                              error=exc.message, reply=error_to_script(exc), context=shown))
             if exc.unreachable or exc.status in FATAL_STATUSES:
                 raise RunAborted(exc.message, unreachable=bool(exc.unreachable)) from None
             if acc.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
@@ -89,7 +94,7 @@ class StageCaller:
                           completion_tokens=reply.usage.completion_tokens,
                           counted_in_budget=counted, calls_used=acc.counted, budget=acc.budget,
                           context_tokens=context, ok=True, reply=reply_to_script(reply),
-                          usage_estimated=reply.usage.estimated))
+                          usage_estimated=reply.usage.estimated, context=shown))
         return reply
 
     async def call(self, stage: str, messages: list[Message], tool: str,

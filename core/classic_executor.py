@@ -1,0 +1,180 @@
+"""The classic reasoning loop (``use_phase_task`` off): the ReAct-style baseline of seed 003.
+
+The model sees the request and every workspace tool with ``tool_choice`` "auto". A reply
+with tool calls runs them concurrently (each answered by its tool message); a text reply
+is the answer. Repeating an identical call is a loop: the model is told once, the second
+time the loop ends. Without a text answer a forced ``summarizer`` call (outside the
+budget) writes the summary. The same events as the phase engine are emitted: one pseudo
+phase whose rounds are the model's tool batches.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from core.context import compact, rounds_digest
+from core.engine_base import EngineBase
+from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, Summary, TasksPlanned
+from core.execute import for_model
+from core.llm.base import Message, ModelError, ToolCall
+from core.models.phase import Phase
+from core.models.task import Task
+from core.prompts import CLASSIC_SYSTEM
+from core.reports import PhaseRecord
+from core.schema import SchemaError, coerce
+from core.stage_caller import assistant_calls, tool_message
+from core.classic_loops import LoopDetector
+
+LOOP_NOTE = ("Loop detected: you already made this exact call ({call}); its result is above. "
+             "Do not repeat it — answer now, or try something different.")
+
+
+class ClassicExecutor(EngineBase):
+    engine_name = "classic"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.messages: list[Message] = []
+        self.answer: str | None = None
+        self.phase = Phase(id=1, name="Reasoning loop", goal="", max_rounds=0)
+        self.record = PhaseRecord(self.phase)
+        self.loops = LoopDetector()
+        self._round_starts: list[int] = []
+
+    def on_file_changed(self, path: str) -> None:
+        if path not in self.record.changed_files:
+            self.record.changed_files.append(path)
+
+    async def work(self, request: str, previous: dict | None) -> str:
+        goal = " ".join(request.split())[:200]
+        self.phase.goal, self.tally.goal = goal, goal
+        self.phase.max_rounds = self.accounting.budget
+        self.tally.records = [self.record]
+        user = request if not self.memory else f"Earlier in this conversation:\n{self.memory}\n\n{request}"
+        self.messages = [{"role": "system", "content": CLASSIC_SYSTEM},
+                         {"role": "user", "content": user}]
+        self.base_messages = self.messages
+        self.phase.status = "running"
+        self.emit(PhaseStarted(phase_id=1, name=self.phase.name, goal=goal, index=1, total=1,
+                               max_rounds=self.phase.max_rounds))
+        status = await self._loop()
+        if self.phase.status == "running":
+            self.phase.status = "completed" if self.answer is not None else "stopped"
+        self._phase_finished()
+        return status
+
+    async def _loop(self) -> str:
+        tools = self.tools.schemas()
+        while True:
+            if self.accounting.exhausted:
+                self.phase.failed_reason = "the iteration budget is spent"
+                return "budget_exhausted"
+            try:
+                reply = await self.caller.raw("classic", self.messages, tools, "auto", True)
+            except ModelError as exc:
+                self.emit(Notice(level="error", stage="classic",
+                                 message=f"the model call failed — {exc.message}"))
+                continue
+            if not reply.tool_calls:
+                self.answer = reply.text or ""
+                self.messages.append({"role": "assistant", "content": self.answer})
+                return "completed"
+            if await self._round(list(reply.tool_calls)) == "loop":
+                self.phase.status = "stopped"
+                self.phase.failed_reason = "the model kept repeating the same call"
+                return "completed"
+
+    async def _round(self, calls: list[ToolCall]) -> str:
+        self.phase.rounds += 1
+        number = self.phase.rounds
+        self._round_starts.append(len(self.messages))
+        calls = [ToolCall(id=c.id or f"call_{number}_{i}", name=c.name, arguments=c.arguments)
+                 for i, c in enumerate(calls)]
+        tasks: list[Task] = []
+        answers: dict[str, str] = {}
+        looped = False
+        for index, call in enumerate(calls, start=1):
+            arguments, problem = self._arguments(call)
+            if problem:
+                answers[call.id] = f"Error: {problem}"
+                continue
+            if self.loops.seen(call.name, arguments):
+                looped = True
+                answers[call.id] = LOOP_NOTE.format(call=f"{call.name} {json.dumps(arguments)}")
+                continue
+            task = Task(id=index, title=f"{call.name}", description=_describe(arguments),
+                        tool=call.name, arguments=arguments, round=number)
+            tasks.append(task)
+        if looped:
+            self.emit(Notice(level="warning", stage="classic",
+                             message="The model repeated an identical tool call; it was told so."))
+            if self.loops.strikes >= 2:
+                self.messages += [assistant_calls(calls)] + [
+                    tool_message(c.id, answers.get(c.id, "Not run: the loop was stopped."))
+                    for c in calls]
+                return "loop"
+        if tasks:
+            self.phase.tasks += tasks
+            self.emit(TasksPlanned(phase_id=1, round=number, max_rounds=self.phase.max_rounds,
+                                   reasoning="", tasks=[t.card() for t in tasks]))
+            await self.executor.execute(tasks, 1)
+        by_call = {calls[t.id - 1].id: t for t in tasks}
+        self.messages.append(assistant_calls(calls))
+        for call in calls:
+            task = by_call.get(call.id)
+            self.messages.append(tool_message(call.id, for_model(task) if task else answers[call.id]))
+        self._compact()
+        return "ok"
+
+    def _arguments(self, call: ToolCall) -> tuple[dict[str, Any], str]:
+        if call.name not in self.tools.names():
+            return {}, f"unknown tool '{call.name}'; available: {', '.join(self.tools.names())}"
+        try:
+            arguments = json.loads(call.arguments or "{}")
+            if not isinstance(arguments, dict):
+                raise ValueError("not a JSON object")
+            return coerce(arguments, self.tools.parameters(call.name)), ""
+        except ValueError as exc:  # SchemaError is a ValueError
+            kind = "invalid arguments" if isinstance(exc, SchemaError) else "arguments are not JSON"
+            return {}, f"{kind} for {call.name}: {exc}"
+
+    def _compact(self) -> None:
+        settings = self.settings
+        limit = int(settings.context_window * settings.compaction_threshold)
+        result = compact(self.messages, 2, self._round_starts, 2, rounds_digest, limit)
+        if result is None:
+            return
+        dropped = self._round_starts[-2] - self._round_starts[0] - 1
+        self.messages[:] = result.messages
+        self._round_starts = [self._round_starts[0]] + [s - dropped for s in self._round_starts[-2:]]
+        self.emit(ContextCompacted(stage="classic", before_tokens=result.before,
+                                   after_tokens=result.after))
+
+    def _phase_finished(self) -> None:
+        self.emit(PhaseFinished(phase_id=1, status=self.phase.status, rounds=self.phase.rounds,
+                                tasks_done=sum(t.status == "done" for t in self.phase.tasks),
+                                tasks_total=len(self.phase.tasks),
+                                summary=(self.answer or "")[:300]))
+
+    def finish_phases(self) -> None:
+        if self.phase.status == "running":
+            self.phase.status = "stopped"
+            self._phase_finished()
+
+    async def model_summary(self) -> Summary | None:
+        if self.answer:
+            self.phase.summaries.append(self.answer[:500])
+            return Summary(final_summary=self.answer, phases_completed=self.tally.phases_completed,
+                           total_tasks_executed=self.tally.tasks_executed,
+                           total_rounds=self.tally.rounds, highlights=[],
+                           quality_assessment="", generated_by="model", status=self.tally.status)
+        return await super().model_summary()
+
+    def summary_context(self) -> list[Message]:
+        return list(self.messages)
+
+
+def _describe(arguments: dict[str, Any]) -> str:
+    text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)[:60]}" for k, v in arguments.items())
+    return text[:300]

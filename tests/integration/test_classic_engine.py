@@ -1,0 +1,97 @@
+"""The classic reasoning loop on a scripted model and a real temp workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.script import kinds, of, run, summary
+
+
+@pytest.fixture()
+def ws(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    (folder / "places").mkdir(parents=True)
+    (folder / "places" / "park.txt").write_text("Wanlv Park: 110.31,20.03\n")
+    (folder / "hotels.txt").write_text("110.31,20.03: Shangri-La, Renaissance\n")
+    (folder / "museum.txt").write_text("Hainan Museum: Qiongshan\n")
+    return folder
+
+
+def calls(*specs: tuple[str, dict]) -> dict:
+    return {"tool_calls": [{"tool": name, "arguments": args} for name, args in specs]}
+
+
+def test_dependent_chain_uses_the_first_result_for_the_second_call(ws: Path) -> None:
+    events, model = run([
+        calls(("search_code", {"pattern": "Wanlv"})),
+        calls(("search_code", {"pattern": "110.31,20.03: "})),
+        {"text": "Hotels near Wanlv Park: Shangri-La and Renaissance."},
+    ], ws, request="hotels near Wanlv Park", use_phase_task=False)
+    final, finished = events[-2], events[-1]
+    assert kinds(events)[-2:] == ["summary", "run_finished"]
+    assert finished.status == "completed" and finished.llm_calls == 3
+    assert final.generated_by == "model" and "Shangri-La" in final.final_summary
+    second = model.requests[1]["messages"]
+    assert "110.31,20.03" in second[-1]["content"]  # the first result is in context
+    assert model.requests[0]["tool_choice"] == "auto"
+    assert len(model.requests[0]["tools"]) == 6
+    assert [e.round for e in of(events, "tasks_planned")] == [1, 2]
+
+
+def test_independent_pair_runs_in_one_batch(ws: Path) -> None:
+    events, model = run([
+        calls(("read_file", {"path": "places/park.txt"}), ("read_file", {"path": "museum.txt"})),
+        {"text": "Both places found."},
+    ], ws, request="where are the park and the museum", use_phase_task=False)
+    planned = of(events, "tasks_planned")
+    assert len(planned) == 1 and len(planned[0].tasks) == 2
+    assert [e.status for e in of(events, "task_finished")] == ["done", "done"]
+    sent = model.requests[1]["messages"]
+    assert sent[-3]["role"] == "assistant" and len(sent[-3]["tool_calls"]) == 2
+    assert [m["role"] for m in sent[-2:]] == ["tool", "tool"]
+    assert {m["tool_call_id"] for m in sent[-2:]} == {c["id"] for c in sent[-3]["tool_calls"]}
+
+
+def test_repeated_identical_call_is_stopped_and_summarised(ws: Path) -> None:
+    same = calls(("list_files", {"path": "."}))
+    events, model = run([same, same, same,
+                         summary("## Stopped\n\nThe model kept listing files.")],
+                        ws, request="list files", use_phase_task=False)
+    final, finished = events[-2], events[-1]
+    assert len(of(events, "task_finished")) == 1  # the repeats were never executed
+    note = model.requests[2]["messages"][-1]["content"]
+    assert note.startswith("Loop detected")
+    assert model.requests[-1]["tool_choice"] == {"type": "function",
+                                                 "function": {"name": "summarizer"}}
+    assert final.generated_by == "model" and "Stopped" in final.final_summary
+    assert any("repeated an identical tool call" in n.message for n in of(events, "notice"))
+    assert finished.status == "completed" and finished.llm_calls == 4
+
+
+def test_budget_exhausted_forces_the_summarizer(ws: Path) -> None:
+    replies = [calls(("read_file", {"path": p}))
+               for p in ("hotels.txt", "museum.txt", "places/park.txt")]
+    events, model = run(replies + [summary("## Partial\n\nRead three files.")], ws,
+                        request="read everything", use_phase_task=False, max_iterations=3)
+    llm = of(events, "llm_call")
+    assert [c.counted_in_budget for c in llm] == [True, True, True, False]
+    assert llm[-1].stage == "summarizer"
+    final, finished = events[-2], events[-1]
+    assert finished.status == "budget_exhausted" and final.generated_by == "model"
+    assert final.total_tasks_executed == 3
+
+
+def test_invalid_and_unknown_calls_are_answered_not_executed(ws: Path) -> None:
+    events, model = run([
+        {"tool_calls": [{"tool": "format_disk", "arguments": {}},
+                        {"tool": "read_file", "raw_arguments": "{oops"}]},
+        {"text": "I could not do that."},
+    ], ws, request="do something odd", use_phase_task=False)
+    assert of(events, "task_finished") == []
+    sent = model.requests[1]["messages"]
+    contents = [m["content"] for m in sent if m["role"] == "tool"]
+    assert any("unknown tool 'format_disk'" in c for c in contents)
+    assert any("arguments are not JSON" in c for c in contents)
+    assert events[-1].status == "completed"

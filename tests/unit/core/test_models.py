@@ -1,0 +1,58 @@
+"""Task status machine and phase metrics."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.models import IllegalTransition, Phase, Task
+
+
+def make(tid: int, status: str = "pending", quality: float | None = None) -> Task:
+    task = Task(id=tid, title=f"t{tid}", description="", tool="list_files", arguments={})
+    if status in ("done", "failed"):
+        task.move("running")
+        task.finish(status == "done", "out", "" if status == "done" else "boom")
+    elif status != "pending":
+        task.move(status)  # type: ignore[arg-type]
+    task.quality_score = quality
+    return task
+
+
+def test_task_has_fifteen_fields_and_phase_twenty() -> None:
+    assert len(Task.__dataclass_fields__) == 15
+    assert len(Phase.__dataclass_fields__) == 20
+
+
+@pytest.mark.parametrize("path", [["running", "done"], ["running", "failed"], ["blocked"],
+                                  ["skipped"], ["failed"]])
+def test_legal_paths(path: list[str]) -> None:
+    task = make(1)
+    for status in path:
+        task.move(status)  # type: ignore[arg-type]
+    assert task.status == path[-1]
+    assert task.finished
+
+
+@pytest.mark.parametrize("path", [["done"], ["running", "blocked"], ["running", "done", "running"],
+                                  ["blocked", "running"], ["running", "running"]])
+def test_illegal_paths_raise(path: list[str]) -> None:
+    task = make(1)
+    with pytest.raises(IllegalTransition):
+        for status in path:
+            task.move(status)  # type: ignore[arg-type]
+
+
+def test_elapsed_time_is_measured() -> None:
+    task = make(1, "done")
+    assert task.started_at is not None and task.finished_at is not None
+    assert task.elapsed_s >= 0
+
+
+def test_phase_metrics() -> None:
+    phase = Phase(id=1, name="p", goal="g")
+    phase.tasks = [make(1, "done", 9), make(2, "done", 7), make(3, "failed", 2), make(4, "blocked")]
+    assert phase.completion_rate == 0.5
+    assert phase.success_rate == round(2 / 3, 3)
+    assert phase.quality_average == 6.0
+    assert Phase(id=2, name="empty", goal="g").metrics() == {
+        "completion_rate": 0.0, "success_rate": 0.0, "quality_average": 0.0}

@@ -1,0 +1,96 @@
+"""Stage schemas are bounded and their parsers validate, clamp and explain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.schema import SchemaError
+from core.stages import (JUDGE_TASKS, PHASE_PLANNER, REQUEST_ANALYSER, SUMMARIZER, THINK,
+                         parse_analysis, parse_phases, parse_plan, plan_schema)
+from tests.support.script import analysis, phases, plan, task
+
+
+def bounded(schema: dict[str, Any], path: str = "$") -> list[str]:
+    """Paths in a schema that a grammar could grow without limit."""
+    problems = []
+    kind = schema.get("type")
+    if kind == "string" and "enum" not in schema and "maxLength" not in schema:
+        problems.append(path)
+    if kind == "array":
+        if "maxItems" not in schema:
+            problems.append(path)
+        problems += bounded(schema.get("items", {}), path + "[]")
+    if kind == "integer" and ("minimum" not in schema or "maximum" not in schema):
+        problems.append(path)
+    if kind == "object":
+        if "properties" not in schema and "maxProperties" not in schema:
+            problems.append(path)
+        for name, sub in schema.get("properties", {}).items():
+            problems += bounded(sub, f"{path}.{name}")
+    return problems
+
+
+@pytest.mark.parametrize("schema", [REQUEST_ANALYSER, PHASE_PLANNER, JUDGE_TASKS, THINK,
+                                    SUMMARIZER, plan_schema(["list_files", "read_file"])])
+def test_every_stage_schema_is_bounded(schema: dict[str, Any]) -> None:
+    assert bounded(schema) == []
+    assert set(schema["required"]) == set(schema["properties"])
+
+
+def test_judge_has_problem_level() -> None:
+    assert JUDGE_TASKS["properties"]["problem_level"]["enum"] == ["execution", "planning",
+                                                                  "comprehension"]
+
+
+def test_integers_are_clamped() -> None:
+    args = phases((1, "A", []))["arguments"]
+    args["phases"][0]["estimated_rounds"] = 10 ** 15
+    assert parse_phases(args)["phases"][0]["estimated_rounds"] == 5
+    data = analysis(phases=1)["arguments"]
+    data["estimated_phases"] = -3
+    assert parse_analysis(data).estimated_phases == 1
+
+
+def test_phase_cycles_unknown_ids_and_duplicates_are_invalid() -> None:
+    with pytest.raises(SchemaError, match="cycle"):
+        parse_phases(phases((1, "A", [2]), (2, "B", [1]))["arguments"])
+    with pytest.raises(SchemaError, match="unknown phase"):
+        parse_phases(phases((1, "A", [7]))["arguments"])
+    with pytest.raises(SchemaError, match="unique"):
+        parse_phases(phases((1, "A", []), (1, "B", []))["arguments"])
+
+
+def check(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    if tool == "read_file" and "path" not in arguments:
+        raise SchemaError("$: missing required field 'path'")
+    return arguments
+
+
+def test_plan_limits_tools_and_arguments() -> None:
+    names = ["list_files", "read_file"]
+    ok = parse_plan(plan(task(1, "read_file", path="a"))["arguments"], names, 8, check)
+    assert ok["tasks"][0]["arguments"] == {"path": "a"}
+    with pytest.raises(SchemaError, match="at most 8 tasks"):
+        parse_plan(plan(*[task(i, "list_files") for i in range(1, 10)])["arguments"], names, 8,
+                   check)
+    with pytest.raises(SchemaError, match="not one of"):
+        parse_plan(plan(task(1, "rm_rf"))["arguments"], names, 8, check)
+    with pytest.raises(SchemaError, match=r"tasks\[0\] \(read_file\).*path"):
+        parse_plan(plan(task(1, "read_file"))["arguments"], names, 8, check)
+    with pytest.raises(SchemaError, match="unique"):
+        parse_plan(plan(task(1, "list_files"), task(1, "list_files"))["arguments"], names, 8,
+                   check)
+
+
+def test_clarification_needs_questions() -> None:
+    data = analysis()["arguments"]
+    data["clarification_needed"] = True
+    with pytest.raises(SchemaError, match="question"):
+        parse_analysis(data)
+
+
+def test_long_strings_are_cut_not_refused() -> None:
+    data = analysis(goal="x" * 1000)["arguments"]
+    assert len(parse_analysis(data).core_goal) == 300
