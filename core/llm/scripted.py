@@ -64,7 +64,7 @@ class ScriptedModel:
             raise ScriptError(f"{path}: cannot read the script ({exc})") from None
         if not isinstance(data, dict) or not isinstance(data.get("replies"), list):
             raise ScriptError(f"{path}: expected {{\"replies\": [...]}}")
-        return cls(data["replies"], name=f"scripted:{Path(path).name}")
+        return cls(data["replies"], name=Path(path).name)
 
     @property
     def name(self) -> str:

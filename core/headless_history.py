@@ -1,0 +1,80 @@
+"""The history side of the terminal: recording runs, listing, exporting and undoing them."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from typing import Any
+
+from core.config import Settings
+from core.store import Recorder, Store
+
+USAGE_ERROR = 2
+
+
+def start_recorded_run(store: Store, settings: Settings, request: str, model: Any,
+                       conversation: int | None) -> tuple[str, Recorder, list[dict[str, Any]],
+                                                          dict[str, Any] | None]:
+    """Open (or continue) a conversation and start a run; returns its id, recorder, memory
+    and the analysis a clarification answer continues."""
+    from core.memory import memory_from_store
+
+    memory: list[dict[str, Any]] = []
+    previous = None
+    if conversation is None:
+        conversation = store.create_conversation(" ".join(request.split())[:60])
+    else:
+        memory, previous = memory_from_store(store, conversation, settings.history_runs)
+    engine = "phase" if settings.use_phase_task else "classic"
+    run_id = store.start_run(conversation, request, engine, model.provider, model.name,
+                             dataclasses.asdict(settings))
+    return run_id, Recorder(store, run_id), memory, previous
+
+
+def history_command(args: argparse.Namespace) -> int:
+    store = Store()
+    store.mark_interrupted()
+    try:
+        if args.list_runs:
+            return _list(store)
+        if args.export:
+            return _export(store, args.export, args.format)
+        return _undo(args.undo)
+    finally:
+        store.close()
+
+
+def _list(store: Store) -> int:
+    print(f"{'run id':36}  {'started':16}  {'status':20}  {'engine':7}  calls  request")
+    for conversation in store.list_conversations():
+        for run in store.runs(conversation["id"]):
+            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(run["started_at"]))
+            request = " ".join(run["request"].split())[:50]
+            print(f"{run['id']:36}  {started:16}  {run['status']:20}  {run['engine']:7}  "
+                  f"{run['llm_calls']:5}  {request}")
+    return 0
+
+
+def _export(store: Store, run_id: str, fmt: str) -> int:
+    from core.export import export_text
+
+    try:
+        sys.stdout.write(export_text(store, run_id, fmt))  # type: ignore[arg-type]
+    except KeyError:
+        print(f"error: no recorded run {run_id} (see --list-runs)", file=sys.stderr)
+        return USAGE_ERROR
+    return 0
+
+
+def _undo(run_id: str) -> int:
+    from core.tools.checkpoint import undo_run
+
+    try:
+        report = undo_run(run_id)
+    except (KeyError, FileNotFoundError):
+        print(f"error: run {run_id} has no recorded file changes", file=sys.stderr)
+        return USAGE_ERROR
+    print(report.describe() if hasattr(report, "describe") else report)
+    return 0 if getattr(report, "ok", True) else 1

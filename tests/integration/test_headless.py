@@ -1,0 +1,121 @@
+"""``main_qt.py --headless`` as a person runs it: a real process, a real history DB."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "examples" / "three-phase-demo.json"
+REQUEST = "Please switch the demo to port 8080, turn debug off and note it in the README"
+
+
+def headless(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PHASEDESK_HOME": str(home)}
+    env.pop("OPENAI_BASE_URL", None)
+    return subprocess.run([sys.executable, str(ROOT / "main_qt.py"), *args], env=env,
+                          capture_output=True, text=True, timeout=120, input=stdin)
+
+
+def demo_workspace(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    shutil.copytree(ROOT / "examples" / "demo-workspace", folder)
+    return folder
+
+
+def test_recorded_three_phase_scenario_prints_progress_and_exits_0(tmp_path: Path,
+                                                                   isolated_home: Path) -> None:
+    ws = demo_workspace(tmp_path)
+    done = headless(isolated_home, "--headless", "--workspace", str(ws), "--model-script",
+                    str(DEMO), REQUEST)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("🎯 Phase") == 3
+    assert "✗ task 2 failed" in out and "retry: 1 task(s)" in out
+    assert out.count("⚖️  judge") == 4 and "📝 Summary (model)" in out
+    assert "■ completed · 12 LLM calls" in out
+    assert (ws / "config.py").read_text() == "PORT = 8080\nDEBUG = False\n"
+    listed = headless(isolated_home, "--list-runs")
+    assert listed.returncode == 0 and "completed" in listed.stdout
+
+
+def test_jsonl_export_and_replay_reproduce_the_events(tmp_path: Path, isolated_home: Path) -> None:
+    first = headless(isolated_home, "--headless", "--jsonl", "--workspace",
+                     str(demo_workspace(tmp_path / "a")), "--model-script", str(DEMO), REQUEST)
+    events = [json.loads(line) for line in first.stdout.splitlines()]
+    run_id = events[0]["run_id"]
+    assert [e["kind"] for e in events][-2:] == ["summary", "run_finished"]
+    exported = headless(isolated_home, "--export", run_id, "--format", "json")
+    assert exported.returncode == 0
+    export_file = tmp_path / "export.json"
+    export_file.write_text(exported.stdout)
+    replay = headless(isolated_home, "--headless", "--jsonl", "--workspace",
+                      str(demo_workspace(tmp_path / "b")), "--model-script", str(export_file),
+                      REQUEST)
+    again = [json.loads(line) for line in replay.stdout.splitlines()]
+
+    def shape(stream: list[dict]) -> list[tuple]:
+        return [(e["kind"], e.get("task_id"), e.get("status"), e.get("stage"),
+                 e.get("next_action")) for e in stream]
+
+    assert shape(again) == shape(events)
+    markdown = headless(isolated_home, "--export", run_id, "--format", "md")
+    assert "Demo service reconfigured" in markdown.stdout
+    assert "Change config" in markdown.stdout and "retry_failed" in markdown.stdout
+
+
+def test_usage_errors_exit_2(tmp_path: Path, isolated_home: Path) -> None:
+    assert headless(isolated_home, "--headless", "--workspace", str(tmp_path), "   ").returncode == 2
+    missing = headless(isolated_home, "--headless", "--workspace", str(tmp_path / "nope"), "hi")
+    assert missing.returncode == 2 and "not a folder" in missing.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"replies": [{"nonsense": 1}]}')
+    script = headless(isolated_home, "--headless", "--workspace", str(tmp_path),
+                      "--model-script", str(bad), "hi")
+    assert script.returncode == 2 and "replies[0]" in script.stderr
+    assert headless(isolated_home, "--headless", "--max-iterations", "0", "hi").returncode == 2
+    assert headless(isolated_home, "--export", "no-such-run").returncode == 2
+
+
+def test_exhausted_script_still_exits_0_with_a_fallback_summary(tmp_path: Path,
+                                                                isolated_home: Path) -> None:
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps({"replies": json.loads(DEMO.read_text())["replies"][:3]}))
+    done = headless(isolated_home, "--headless", "--workspace", str(demo_workspace(tmp_path)),
+                    "--model-script", str(short), REQUEST)
+    assert done.returncode == 0
+    assert "📝 Summary (fallback)" in done.stdout and "■ failed" in done.stdout
+
+
+def test_non_tty_denies_commands_unless_yes(tmp_path: Path, isolated_home: Path) -> None:
+    script = tmp_path / "cmd.json"
+    script.write_text(json.dumps({"replies": [
+        {"tool": "request_analyser", "arguments": {
+            "core_goal": "make a file", "requirements": [], "constraints": [],
+            "complexity": "simple", "estimated_phases": 1, "clarification_needed": False,
+            "clarification_questions": []}},
+        {"tool": "phase_planner", "arguments": {"phases": [{
+            "id": 1, "name": "Touch", "goal": "make it", "estimated_rounds": 1,
+            "dependencies": []}], "execution_strategy": "sequential",
+            "total_estimated_rounds": 1}},
+        {"tool": "plan_tool_call", "arguments": {"reasoning": "r", "tasks": [{
+            "id": 1, "title": "touch", "description": "d", "tool": "run_command",
+            "arguments": {"command": "touch made.txt"}, "priority": 5, "dependencies": []}]}},
+        {"tool": "judge_tasks", "arguments": {
+            "task_evaluation": [], "completed_tasks": [], "failed_tasks": [1],
+            "phase_completion_rate": 0, "phase_completed": False,
+            "user_summary": "the command was not allowed", "next_action": "end_phase",
+            "failed_reason": "denied", "problem_level": "execution"}}]}))
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    denied = headless(isolated_home, "--headless", "--workspace", str(ws), "--model-script",
+                      str(script), "make a file", stdin="")
+    assert denied.returncode == 0 and "denied by user" in denied.stdout
+    assert not (ws / "made.txt").exists()
+    allowed = headless(isolated_home, "--headless", "--yes", "--workspace", str(ws),
+                       "--model-script", str(script), "make a file", stdin="")
+    assert allowed.returncode == 0 and (ws / "made.txt").exists()
