@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 SERVICE = "PhaseDesk"
@@ -90,9 +91,12 @@ def store_api_key(key: str) -> str:
     return describe_store()
 
 
+KEY_SHAPES = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-]{16,}|\bBearer\s+[A-Za-z0-9._\-]{16,}")
+
+
 def redact(text: str) -> str:
-    """``text`` with every known API key replaced by a placeholder."""
+    """``text`` with every known API key, and anything shaped like one, replaced."""
     for key in _known_keys:
         if key and len(key) >= 4:
             text = text.replace(key, "[redacted]")
-    return text
+    return KEY_SHAPES.sub("[redacted]", text)

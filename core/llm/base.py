@@ -39,12 +39,14 @@ class Reply:
 
 class ModelError(Exception):
     """A model call failed. ``message`` is written for a person; ``status`` is the HTTP status
-    (0 when the endpoint could not be reached at all)."""
+    (0 when the endpoint could not be reached at all); ``raw`` is what the server said, which
+    a replay feeds back through the same translation."""
 
     def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
-                 unreachable: bool = False) -> None:
+                 unreachable: bool = False, raw: str = "") -> None:
         super().__init__(message)
         self.message = message
+        self.raw = raw or message
         self.status = status
         self.retryable = retryable
         self.unreachable = unreachable
@@ -102,4 +104,4 @@ def _call_to_script(call: ToolCall) -> dict[str, Any]:
 
 
 def error_to_script(error: ModelError) -> dict[str, Any]:
-    return {"error": {"status": error.status or 0, "message": error.message}}
+    return {"error": {"status": error.status or 0, "message": error.raw}}

@@ -51,7 +51,7 @@ def translate_error(exc: Exception, where: str = "") -> ModelError:
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc
         return ModelError(redact(f"the model could not be reached{place}: {cause}"), status=0,
-                          retryable=True, unreachable=True)
+                          retryable=True, unreachable=True, raw=redact(str(cause)))
     if isinstance(exc, openai.APIStatusError):
         detail = _status_detail(exc)
         status = exc.status_code
@@ -59,7 +59,8 @@ def translate_error(exc: Exception, where: str = "") -> ModelError:
                  404: "the model or URL was not found", 429: "the endpoint is rate limiting",
                  400: "the endpoint rejected the request"}.get(status, "the model server failed")
         return ModelError(redact(f"{words} (HTTP {status}){place}: {detail}"), status=status,
-                          retryable=status in (408, 409, 429) or status >= 500)
+                          retryable=status in (408, 409, 429) or status >= 500,
+                          raw=redact(detail))
     return ModelError(redact(f"the endpoint sent a reply that could not be read{place}: "
                              f"{type(exc).__name__}: {exc}"), status=None)
 
