@@ -20,7 +20,7 @@ from core.models.phase import completion_rate, quality_average, success_rate
 from core.models.task import Task
 from core.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
 from core.reports import PhaseRecord, level2
-from core.schema import SchemaError, coerce
+from core.schema import coerce
 from core.stages import JUDGE_TASKS, THINK, parse_judge, parse_plan, parse_think, plan_schema
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from core.events import RunFinished, Summary
-from tests.support.script import (analysis, collect, error, judge, kinds, of, phases, plan, run,
-                                  summary, task, think)
+from tests.support.script import (analysis, error, judge, kinds, of, phases, plan, run,
+                                  summary, task)
 
 
 @pytest.fixture()

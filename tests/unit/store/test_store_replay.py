@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
 
-from core.events import Event, from_dict, to_dict
+from core.events import from_dict, to_dict
 from core.export import export_markdown, export_text
 from core.llm.scripted import ScriptedModel
 from core.runner import create_engine
