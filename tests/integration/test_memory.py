@@ -1,0 +1,84 @@
+"""A follow-up request sees earlier runs' structured goals and summaries, never their raw text."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from core.llm.scripted import ScriptedModel
+from core.memory import memory_from_store
+from core.runner import create_engine
+from core.store import Recorder, Store
+from tests.support.script import analysis, judge, phases, plan, settings, summary, task
+
+
+async def recorded_run(store: Store, conversation: int, request: str, replies: list,
+                       workspace: Path, recent: int = 3) -> ScriptedModel:
+    memory, previous = memory_from_store(store, conversation, recent)
+    model = ScriptedModel(replies)
+    run_id = store.start_run(conversation, request, "phase", "scripted", "s", {})
+    engine = create_engine(settings(), workspace, model=model, memory=memory, run_id=run_id)
+    async for _ in Recorder(store, run_id).wrap(engine.run(request,
+                                                           previous_analysis=previous)):
+        pass
+    return model
+
+
+def simple(goal: str, text: str) -> list:
+    return [analysis(goal), phases((1, "Do", [])), plan(task(1, "list_files")), judge([1]),
+            summary(text)]
+
+
+def test_follow_up_sees_previous_summary_not_raw_text(tmp_path: Path) -> None:
+    store = Store(tmp_path / "h.sqlite3")
+    conversation = store.create_conversation("demo")
+
+    async def go() -> ScriptedModel:
+        await recorded_run(store, conversation, "RAW-FIRST: pls look at files, kthx",
+                           simple("Inspect the files", "SUMMARY-ONE: two files found"), tmp_path)
+        return await recorded_run(store, conversation, "now the second thing",
+                                  simple("Second goal", "done"), tmp_path)
+
+    model = asyncio.run(go())
+    planner_messages = str(model.requests[1]["messages"])
+    assert "SUMMARY-ONE: two files found" in planner_messages
+    assert "Inspect the files" in planner_messages
+    assert "RAW-FIRST" not in planner_messages
+    assert all("RAW-FIRST" not in str(r["messages"]) for r in model.requests)
+
+
+def test_window_keeps_recent_runs_and_milestones(tmp_path: Path) -> None:
+    store = Store(tmp_path / "h.sqlite3")
+    conversation = store.create_conversation("demo")
+    (tmp_path / "a.txt").write_text("old\n")
+
+    async def go() -> None:
+        await recorded_run(store, conversation, "r1", [
+            analysis("Write a file"), phases((1, "Write", [])),
+            plan(task(1, "write_file", path="new.txt", content="hi")), judge([1]),
+            summary("MILESTONE-WRITE")], tmp_path)
+        for i in range(2, 6):
+            await recorded_run(store, conversation, f"r{i}",
+                               simple(f"Goal {i}", f"SUMMARY-{i}"), tmp_path)
+
+    asyncio.run(go())
+    memory, previous = memory_from_store(store, conversation, 2)
+    summaries = [m["summary"] for m in memory]
+    assert summaries == ["MILESTONE-WRITE", "SUMMARY-4", "SUMMARY-5"]
+    assert memory[0]["milestone"] == "changed files" and previous is None
+
+
+def test_clarification_answer_continues_the_analysis(tmp_path: Path) -> None:
+    store = Store(tmp_path / "h.sqlite3")
+    conversation = store.create_conversation("demo")
+
+    async def go() -> ScriptedModel:
+        await recorded_run(store, conversation, "fix it",
+                           [analysis("Fix something", questions=["Which file?"])], tmp_path)
+        return await recorded_run(store, conversation, "config.py",
+                                  simple("Fix config.py", "fixed"), tmp_path)
+
+    model = asyncio.run(go())
+    analyser_prompt = model.requests[0]["messages"][-1]["content"]
+    assert "Earlier analysis" in analyser_prompt and "Fix something" in analyser_prompt
+    assert "config.py" in analyser_prompt
