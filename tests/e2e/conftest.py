@@ -1,0 +1,86 @@
+"""End-to-end fixtures: one qasync loop per test and the real window with the real page.
+
+Teardown follows PLATFORM-FACTS: the loop is unregistered and closed (never stopped), and
+deferred deletes are flushed so no WebEnginePage outlives its profile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import qasync
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+from shiboken6 import isValid
+
+from core import config
+from ui.main_window import MainWindow
+from ui.run_controller import EngineFactory
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+    qapp.aboutToQuit.disconnect(loop._after_run_forever)
+    asyncio.events._set_running_loop(None)
+    loop.close()
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    folder = tmp_path / "workspace"
+    folder.mkdir()
+    (folder / "config.py").write_text("PORT = 8000\n", encoding="utf-8")
+    return folder
+
+
+WindowMaker = Callable[..., MainWindow]
+
+
+@pytest.fixture
+def make_window(qtbot: QtBot, qloop: qasync.QEventLoop, workspace: Path) -> Iterator[WindowMaker]:
+    """Open a window (settings from the isolated config) and wait until its page is ready."""
+    windows: list[MainWindow] = []
+
+    def make(factory: EngineFactory | None = None, *, use_workspace: bool = True) -> MainWindow:
+        settings, _ = config.load()
+        if use_workspace and not settings.workspace:
+            settings = config.from_mapping({"workspace": str(workspace)}, settings)
+        window = MainWindow(settings, factory)
+        windows.append(window)
+        window.show()
+        qtbot.waitUntil(lambda: window.bridge.is_ready, timeout=20000)
+        return window
+
+    yield make
+    problems = [m for w in windows if isValid(w) for m in w.page.console]
+    for window in windows:
+        close_window(qtbot, window)
+    assert problems == [], f"the page logged: {problems}"
+
+
+def close_window(qtbot: QtBot, window: MainWindow) -> None:
+    """Close the window, let its run end, and delete it and its page (idempotent)."""
+    if not isValid(window):
+        return
+    window.close()
+    task = window.controller.task
+    if task is not None:
+        qtbot.waitUntil(task.done, timeout=5000)
+    window.page.deleteLater()
+    window.deleteLater()
+    for _ in range(3):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QCoreApplication.processEvents()

@@ -1,0 +1,61 @@
+"""Helpers for driving the real page: evaluate JS and wait for its result."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pytestqt.qtbot import QtBot
+
+from ui.main_window import MainWindow
+
+
+def js(qtbot: QtBot, window: MainWindow, script: str, timeout: int = 5000) -> Any:
+    """Evaluate ``script`` (an expression) in the page; returns its JSON-decoded value."""
+    box: dict[str, Any] = {}
+    wrapped = f"(function() {{ return JSON.stringify(({script})); }})()"
+    window.page.runJavaScript(wrapped, 0, lambda result: box.setdefault("result", result))
+    qtbot.waitUntil(lambda: "result" in box, timeout=timeout)
+    raw = box["result"]
+    return json.loads(raw) if raw else None
+
+
+def wait_js(qtbot: QtBot, window: MainWindow, script: str, timeout: int = 10000) -> Any:
+    """Wait until the expression ``script`` is truthy in the page; returns its value."""
+    last: dict[str, Any] = {}
+
+    def check() -> bool:
+        last["value"] = js(qtbot, window, script)
+        return bool(last["value"])
+
+    qtbot.waitUntil(check, timeout=timeout)
+    return last["value"]
+
+
+def submit(qtbot: QtBot, window: MainWindow, text: str) -> None:
+    """Type ``text`` into the page's input and press Send, as a person would."""
+    js(qtbot, window, "(() => { const i = document.getElementById('input'); i.value = "
+       + json.dumps(text) + "; document.getElementById('send').click(); return true; })()")
+
+
+def count(qtbot: QtBot, window: MainWindow, selector: str) -> int:
+    return int(js(qtbot, window, f"document.querySelectorAll({json.dumps(selector)}).length"))
+
+
+def texts(qtbot: QtBot, window: MainWindow, selector: str) -> list[str]:
+    return js(qtbot, window, f"Array.from(document.querySelectorAll({json.dumps(selector)}))"
+                             ".map(e => e.textContent)")
+
+
+def settle(qtbot: QtBot, window: MainWindow, ms: int = 600, top: bool = False) -> None:
+    """Scroll, let the page lay out and the compositor produce a fresh frame (for ``grab()``)."""
+    position = 0 if top else 10**9
+    js(qtbot, window, f"(() => {{ document.getElementById('timeline').scrollTop = {position};"
+                      " return 1; })()")
+    box: dict[str, Any] = {}
+    window.page.runJavaScript("new Promise(r => requestAnimationFrame(() => "
+                              "requestAnimationFrame(() => r(1))))", 0,
+                              lambda result: box.setdefault("done", result))
+    qtbot.wait(ms)
+    window.view.update()
+    qtbot.wait(ms)

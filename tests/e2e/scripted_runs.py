@@ -1,0 +1,104 @@
+"""Real engines on scripted models for the window tests, recording what they streamed."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings
+from core.events import Event
+from core.llm.scripted import ScriptedModel
+from core.runner import create_engine
+from tests.support.script import analysis, judge, phases, plan, summary, task, think
+
+Reply = dict[str, Any]
+
+SUMMARY_MD = """# Port moved to 8080
+
+Both phases are done and the config is **updated**.
+
+- Read `config.py` and found the port
+- Changed `PORT` from 8000 to 8080
+
+```python
+def port() -> int:
+    return 8080
+```
+"""
+
+
+def two_phase_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0) -> list[Reply]:
+    """Phase 1: a round with a failed task, Think, a second round; phase 2: edit and check."""
+    first_judge = judge([1, 3], [2], completed=False, action="continue_phase",
+                        summary="Two of three reads worked.", reason="missing.py does not exist")
+    if delay_judge_s:
+        first_judge["delay_s"] = delay_judge_s
+    return [
+        analysis("Move the server to port 8080", phases=2),
+        phases((1, "Understand", [], 2), (2, "Change", [1], 1)),
+        plan(task(1, "read_file", path="config.py"), task(2, "read_file", path="missing.py"),
+             task(3, "list_files", [1]), reasoning="Read first, then look around."),
+        first_judge,
+        think(False, True, "Skip missing.py; search for the port instead."),
+        plan(task(1, "search_code", pattern="PORT")),
+        judge([1], completed=True),
+        plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080"),
+             task(2, "read_file", [1], path="config.py")),
+        judge([1, 2]),
+        summary(summary_md, highlights=["PORT is 8080 now", "No new dependencies"]),
+    ]
+
+
+class RecordingEngine:
+    """The real engine, with every event it streamed kept in ``events``."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.run_id = engine.run_id
+        self.events: list[Event] = []
+        self.previous_analysis: dict[str, Any] | None = None
+        self.cancels = 0
+
+    async def run(self, request: str, *, previous_analysis: dict[str, Any] | None = None
+                  ) -> AsyncIterator[Event]:
+        self.previous_analysis = previous_analysis
+        async for event in self.engine.run(request, previous_analysis=previous_analysis):
+            self.events.append(event)
+            yield event
+
+    def cancel(self) -> None:
+        self.cancels += 1
+        self.engine.cancel()
+
+    def answer_approval(self, request_id: str, decision: str) -> bool:
+        return bool(self.engine.answer_approval(request_id, decision))
+
+    def of(self, kind: str) -> list[Any]:
+        return [e for e in self.events if e.kind == kind]
+
+
+class ScriptedFactory:
+    """An engine factory for the window: each run gets the next script on a real engine."""
+
+    def __init__(self, *scripts: list[Reply], provider: str = "", **overrides: Any) -> None:
+        self.scripts = list(scripts)
+        self.provider = provider
+        self.overrides = {"think_stage": "auto", "command_approval": "auto",
+                          "write_approval": "auto", **overrides}
+        self.engines: list[RecordingEngine] = []
+
+    def __call__(self, settings: Settings, workspace: Path) -> RecordingEngine:
+        model = ScriptedModel(self.scripts.pop(0))
+        if self.provider:
+            model.provider = self.provider  # type: ignore[misc]
+        engine = create_engine(dataclasses.replace(settings, **self.overrides), workspace,
+                               model=model)
+        recording = RecordingEngine(engine)
+        self.engines.append(recording)
+        return recording
+
+    @property
+    def last(self) -> RecordingEngine:
+        return self.engines[-1]

@@ -1,0 +1,118 @@
+"""The settings dialog: generated from core.config, validated, saved, and remembered."""
+
+from __future__ import annotations
+
+import json
+import stat
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QLineEdit,
+    QSpinBox,
+)
+from pytestqt.qtbot import QtBot
+
+from core import config, secrets
+from core.llm.scripted import ScriptedModel
+from tests.e2e.conftest import WindowMaker, close_window
+from tests.e2e.pagetools import wait_js
+from ui.settings_dialog import SettingsDialog
+
+pytestmark = pytest.mark.gui
+
+
+def save(dialog: SettingsDialog) -> None:
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+
+
+def test_dialog_has_one_widget_per_declared_setting(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window()
+    dialog = window.open_settings()
+    assert set(dialog.widgets) == {f.name for f in config.fields()}
+    assert isinstance(dialog.widgets["use_phase_task"], QCheckBox)
+    assert isinstance(dialog.widgets["provider"], QComboBox)
+    assert isinstance(dialog.widgets["max_iterations"], QSpinBox)
+    assert (dialog.widgets["max_iterations"].minimum(), dialog.widgets["max_iterations"].maximum()) \
+        == (1, 500)
+    assert isinstance(dialog.widgets["compaction_threshold"], QDoubleSpinBox)
+    key = dialog.widgets["api_key"]
+    assert isinstance(key, QLineEdit) and key.echoMode() == QLineEdit.EchoMode.Password
+    assert secrets.describe_store() in dialog.key_store_label.text()
+    dialog.reject()
+
+
+def test_use_phase_task_persists_across_a_restart(qtbot: QtBot, make_window: WindowMaker,
+                                                  isolated_home: Path) -> None:
+    window = make_window()
+    wait_js(qtbot, window, "document.getElementById('ctx-engine').textContent === 'Phase engine'")
+    dialog = window.open_settings()
+    dialog.widgets["use_phase_task"].setChecked(False)
+    save(dialog)
+    assert not dialog.isVisible()
+    assert window.settings.use_phase_task is False
+    wait_js(qtbot, window, "document.getElementById('ctx-engine').textContent === 'Classic loop'")
+    assert json.loads(config.config_path().read_text())["use_phase_task"] is False
+    close_window(qtbot, window)
+
+    again = make_window()
+    assert again.settings.use_phase_task is False
+    wait_js(qtbot, again, "document.getElementById('ctx-engine').textContent === 'Classic loop'")
+    reopened = again.open_settings()
+    assert reopened.widgets["use_phase_task"].isChecked() is False
+    reopened.reject()
+
+
+def test_invalid_value_is_refused_with_the_reason(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window()
+    dialog = window.open_settings()
+    dialog.widgets["base_url"].setText("ftp://example.com")
+    save(dialog)
+    assert dialog.isVisible()
+    assert "must start with http" in dialog.error_label.text()
+    assert not config.config_path().exists() or \
+        json.loads(config.config_path().read_text())["base_url"] == ""
+    dialog.widgets["base_url"].setText("http://127.0.0.1:9/v1")
+    save(dialog)
+    assert not dialog.isVisible()
+    assert window.settings.base_url == "http://127.0.0.1:9/v1"
+
+
+def test_api_key_goes_to_the_secret_store_and_the_page_says_where(
+        qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window()
+    dialog = window.open_settings()
+    dialog.widgets["api_key"].setText("sk-test-12345")
+    save(dialog)
+    key_file = Path(config.app_home()[0]) / "api_key"
+    assert key_file.read_text() == "sk-test-12345"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert "sk-test-12345" not in config.config_path().read_text()
+    message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
+    assert "file readable only by you" in message
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ({"text": "pong"}, "replied “pong”"),
+    ({"error": {"status": 0, "message": "connection refused"}}, "Connection failed"),
+])
+def test_test_connection_reports_without_freezing(qtbot: QtBot, make_window: WindowMaker,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  reply: dict, expected: str) -> None:
+    factory = types.ModuleType("core.llm.factory")
+    factory.make_model = lambda settings: ScriptedModel([{**reply, "delay_s": 0.3}])  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "core.llm.factory", factory)
+    window = make_window()
+    dialog = window.open_settings()
+    dialog.test_button.click()
+    assert "Testing" in dialog.test_label.text()
+    assert not dialog.test_button.isEnabled()
+    qtbot.waitUntil(lambda: expected in dialog.test_label.text(), timeout=5000)
+    assert dialog.test_button.isEnabled()
+    dialog.reject()

@@ -1,0 +1,147 @@
+"""The one object the page talks to over QWebChannel.
+
+Python → page: the ``event`` signal, one JSON object per emission (an engine event from
+``core.events.to_dict`` or a ``ui_*`` message from the window). Events sent before the page
+says ``ready`` are queued and flushed then.
+
+Page → Python: slots taking one JSON string each. Every slot checks size, JSON type and
+fields; anything malformed is logged and ignored, and the page keeps working.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+log = logging.getLogger(__name__)
+
+CHANNEL_NAME = "phasedesk"
+MAX_PAYLOAD_CHARS = 200_000
+MAX_REQUEST_CHARS = 100_000
+DECISIONS = ("once", "run", "deny")
+
+
+class Bridge(QObject):
+    """Registered on the page's QWebChannel as ``CHANNEL_NAME``."""
+
+    event = Signal(str)
+
+    page_ready = Signal()
+    submitted = Signal(str, object)  # request text, previous analysis (dict | None)
+    cancel_requested = Signal(bool)  # force: skip the model for the summary
+    approval_answered = Signal(str, str)  # request id, decision
+    settings_requested = Signal()
+    workspace_requested = Signal()
+    new_conversation_requested = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._ready = False
+        self._queue: list[str] = []
+        self.calls: list[str] = []
+        self.rejected = 0
+
+    @property
+    def is_ready(self) -> bool:
+        return self._ready
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one JSON object to the page (queued until the page is ready)."""
+        text = json.dumps(message, ensure_ascii=False)
+        if self._ready:
+            self.event.emit(text)
+        else:
+            self._queue.append(text)
+
+    def reset(self) -> None:
+        """The page is being (re)loaded: queue again until it reports ready."""
+        self._ready = False
+
+    def _parse(self, slot: str, payload: object, required: dict[str, type]) -> dict[str, Any] | None:
+        self.calls.append(slot)
+        problem = ""
+        data: Any = None
+        if not isinstance(payload, str):
+            problem = f"payload is {type(payload).__name__}, not a JSON string"
+        elif len(payload) > MAX_PAYLOAD_CHARS:
+            problem = f"payload of {len(payload)} characters exceeds {MAX_PAYLOAD_CHARS}"
+        else:
+            try:
+                data = json.loads(payload)
+            except ValueError as exc:
+                problem = f"invalid JSON ({exc})"
+        if not problem and not isinstance(data, dict):
+            problem = "payload is not a JSON object"
+        if not problem:
+            for name, kind in required.items():
+                value = data.get(name)
+                if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+                    problem = f"field {name!r} missing or not {kind.__name__}"
+                    break
+        if problem:
+            self.rejected += 1
+            log.warning("bridge.%s ignored: %s", slot, problem)
+            return None
+        return data
+
+    @Slot(str)
+    def ready(self, payload: str) -> None:
+        if self._parse("ready", payload, {}) is None:
+            return
+        self._ready = True
+        queued, self._queue = self._queue, []
+        for text in queued:
+            self.event.emit(text)
+        self.page_ready.emit()
+
+    @Slot(str)
+    def submit(self, payload: str) -> None:
+        data = self._parse("submit", payload, {"text": str})
+        if data is None:
+            return
+        text = data["text"].strip()
+        previous = data.get("previous_analysis")
+        if not text or len(text) > MAX_REQUEST_CHARS:
+            self.rejected += 1
+            log.warning("bridge.submit ignored: empty or longer than %d characters", MAX_REQUEST_CHARS)
+            return
+        if previous is not None and not isinstance(previous, dict):
+            self.rejected += 1
+            log.warning("bridge.submit ignored: previous_analysis is not an object")
+            return
+        self.submitted.emit(text, previous)
+
+    @Slot(str)
+    def cancel(self, payload: str) -> None:
+        data = self._parse("cancel", payload, {})
+        if data is not None:
+            self.cancel_requested.emit(data.get("force") is True)
+
+    @Slot(str)
+    def approve(self, payload: str) -> None:
+        data = self._parse("approve", payload, {"request_id": str, "decision": str})
+        if data is None:
+            return
+        if data["decision"] not in DECISIONS or not 0 < len(data["request_id"]) <= 200:
+            self.rejected += 1
+            log.warning("bridge.approve ignored: bad decision or request id")
+            return
+        self.approval_answered.emit(data["request_id"], data["decision"])
+
+    @Slot(str)
+    def open_settings(self, payload: str) -> None:
+        if self._parse("open_settings", payload, {}) is not None:
+            self.settings_requested.emit()
+
+    @Slot(str)
+    def pick_workspace(self, payload: str) -> None:
+        if self._parse("pick_workspace", payload, {}) is not None:
+            self.workspace_requested.emit()
+
+    @Slot(str)
+    def new_conversation(self, payload: str) -> None:
+        if self._parse("new_conversation", payload, {}) is not None:
+            self.new_conversation_requested.emit()

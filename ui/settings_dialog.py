@@ -1,0 +1,203 @@
+"""The settings dialog, generated from the settings declared once in ``core.config``.
+
+One row per field, grouped by its ``group``; the widget follows the field's type and
+metadata (choices → combo box, bool → check box, int/float → spin box with low/high,
+secret → password line edit). Invalid values are refused with the reason and the
+dialog stays open. "Test connection" makes one tiny model request without freezing the UI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core import config, secrets
+from core.config import Settings
+from core.secrets import redact
+
+log = logging.getLogger(__name__)
+
+FieldWidget = QCheckBox | QComboBox | QSpinBox | QDoubleSpinBox | QLineEdit
+INT_LIMIT = 2_147_483_647
+
+
+def _widget_for(f: dataclasses.Field[Any], value: Any) -> FieldWidget:
+    meta = f.metadata
+    low, high = meta["low"], meta["high"]
+    widget: FieldWidget
+    if isinstance(f.default, bool):
+        widget = QCheckBox()
+        widget.setChecked(bool(value))
+    elif meta["choices"]:
+        widget = QComboBox()
+        widget.addItems(list(meta["choices"]))
+        widget.setCurrentText(str(value))
+    elif isinstance(f.default, int):
+        widget = QSpinBox()
+        widget.setRange(int(low) if low is not None else -INT_LIMIT,
+                        int(high) if high is not None else INT_LIMIT)
+        widget.setValue(int(value))
+    elif isinstance(f.default, float):
+        widget = QDoubleSpinBox()
+        widget.setDecimals(2)
+        widget.setRange(low if low is not None else -1e9, high if high is not None else 1e9)
+        widget.setSingleStep(0.05 if (high or 0) <= 1 else 1.0)
+        widget.setValue(float(value))
+    else:
+        widget = QLineEdit(str(value))
+        if meta["secret"]:
+            widget.setEchoMode(QLineEdit.EchoMode.Password)
+    widget.setObjectName(f"setting_{f.name}")
+    widget.setToolTip(meta["description"])
+    return widget
+
+
+def _value_of(widget: FieldWidget) -> Any:
+    if isinstance(widget, QCheckBox):
+        return widget.isChecked()
+    if isinstance(widget, QComboBox):
+        return widget.currentText()
+    if isinstance(widget, (QSpinBox, QDoubleSpinBox)):
+        return widget.value()
+    return widget.text().strip()
+
+
+class SettingsDialog(QDialog):
+    """Edit and save ``Settings``; ``saved_settings`` and ``key_location`` are set on accept."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("PhaseDesk settings")
+        self.setObjectName("settingsDialog")
+        self.resize(560, 640)
+        self._settings = settings
+        self.saved_settings: Settings | None = None
+        self.key_location = ""
+        self.widgets: dict[str, FieldWidget] = {}
+        self._test_task: asyncio.Task[None] | None = None
+
+        body = QWidget()
+        body_layout = QVBoxLayout(body)
+        groups: dict[str, QFormLayout] = {}
+        for f in config.fields():
+            group = f.metadata["group"]
+            if group not in groups:
+                box = QGroupBox(group)
+                groups[group] = QFormLayout(box)
+                groups[group].setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+                body_layout.addWidget(box)
+            widget = _widget_for(f, getattr(settings, f.name))
+            self.widgets[f.name] = widget
+            label = QLabel(f.metadata["label"])
+            label.setToolTip(f.metadata["description"])
+            groups[group].addRow(label, widget)
+            if f.metadata["secret"]:
+                self.key_store_label = QLabel(f"Stored in: {secrets.describe_store()}")
+                self.key_store_label.setWordWrap(True)
+                self.key_store_label.setObjectName("keyStore")
+                groups[group].addRow("", self.key_store_label)
+        body_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+
+        self.error_label = QLabel()
+        self.error_label.setObjectName("settingsError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c0392b;")
+        self.test_label = QLabel()
+        self.test_label.setObjectName("testResult")
+        self.test_label.setWordWrap(True)
+        self.test_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.test_button = QPushButton("Test connection")
+        self.test_button.clicked.connect(self.test_connection)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.addButton(self.test_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.test_label)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.buttons)
+
+    def values(self) -> dict[str, Any]:
+        return {name: _value_of(widget) for name, widget in self.widgets.items()}
+
+    def current_settings(self) -> Settings:
+        """The values in the dialog as ``Settings``; raises ``ValueError`` with the reason."""
+        return config.from_mapping(self.values(), self._settings).validated()
+
+    def accept(self) -> None:
+        try:
+            settings = self.current_settings()
+            self.key_location = config.save(settings)
+        except (ValueError, OSError) as exc:
+            self.error_label.setText(redact(str(exc)))
+            return
+        self.saved_settings = settings
+        super().accept()
+
+    def test_connection(self) -> None:
+        if self._test_task is not None and not self._test_task.done():
+            return
+        try:
+            settings = self.current_settings()
+        except ValueError as exc:
+            self.test_label.setText(f"Cannot test: {exc}")
+            return
+        self.error_label.clear()
+        self.test_label.setText("Testing the connection…")
+        self.test_button.setEnabled(False)
+        self._test_task = asyncio.get_running_loop().create_task(self._test(settings))
+
+    async def _test(self, settings: Settings) -> None:
+        model = None
+        try:
+            from core.llm.factory import make_model
+
+            model = make_model(settings)
+            reply = await asyncio.wait_for(
+                model.complete([{"role": "user", "content": "ping"}], [], None),
+                timeout=settings.request_timeout_s)
+            said = (reply.text or "").strip().replace("\n", " ")[:80]
+            text = f"Connected to {model.provider} · {model.name}: replied “{said}”."
+        except TimeoutError:
+            text = f"No reply within {settings.request_timeout_s:g} s."
+        except Exception as exc:  # noqa: BLE001 (every failure is shown to the person)
+            text = f"Connection failed: {getattr(exc, 'message', None) or exc}"
+        finally:
+            if model is not None:
+                try:
+                    await model.aclose()
+                except Exception as exc:  # noqa: BLE001 (closing must not hide the result)
+                    log.debug("closing the test model failed: %s", exc)
+        self.test_label.setText(redact(text))
+        self.test_button.setEnabled(True)
+
+    def done(self, result: int) -> None:
+        if self._test_task is not None and not self._test_task.done():
+            self._test_task.cancel()
+        super().done(result)

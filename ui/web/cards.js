@@ -1,0 +1,159 @@
+/* Task cards (seed 001): one per planned task, live status, expandable details. */
+"use strict";
+
+(function (PD) {
+  const STATUS = {
+    pending: ["○", "Pending"],
+    running: ["◐", "Running"],
+    done: ["✓", "Done"],
+    failed: ["✕", "Failed"],
+    blocked: ["⊘", "Blocked"],
+    skipped: ["↷", "Skipped"],
+  };
+  const MAX_DETAIL = 4000;
+  const running = new Set();
+  let ticker = 0;
+
+  function tick() {
+    const now = Date.now();
+    for (const card of running) card.time.textContent = PD.secs((now - card.startedAt) / 1000);
+    if (!running.size) {
+      clearInterval(ticker);
+      ticker = 0;
+    }
+  }
+
+  function setStatus(card, status) {
+    const [icon, label] = STATUS[status] || ["•", PD.words(status)];
+    card.status = status;
+    card.el.className = "task status-" + (STATUS[status] ? status : "other");
+    card.el.dataset.status = status;
+    card.pill.textContent = icon + " " + label;
+    if (status === "running") {
+      card.startedAt = Date.now();
+      running.add(card);
+      if (!ticker) ticker = setInterval(tick, 500);
+    } else {
+      running.delete(card);
+    }
+  }
+
+  function detailBlock(label, text, cls) {
+    const block = PD.el("div", "detail " + (cls || ""));
+    PD.add(block, PD.el("div", "detail-label", label), PD.el("pre", "detail-text", text));
+    return block;
+  }
+
+  /** Build one card from an untrusted task dict. */
+  function makeCard(task, phaseId, round) {
+    const id = PD.num(task.id, 0);
+    const el = PD.el("div", "task");
+    const head = PD.el("div", "task-head");
+    const pill = PD.el("span", "task-pill");
+    const time = PD.el("span", "task-time");
+    PD.add(head, PD.el("span", "task-num", "Task " + id),
+      PD.el("span", "task-title", PD.str(task.title) || PD.str(task.tool) || "Task"), time, pill);
+    const meta = PD.el("div", "task-meta");
+    if (PD.str(task.tool)) PD.add(meta, PD.el("span", "meta tool", "🔧 " + PD.str(task.tool)));
+    if (task.priority !== undefined) {
+      PD.add(meta, PD.el("span", "meta priority", "⭐ " + PD.num(task.priority) + "/10"));
+    }
+    const deps = PD.arr(task.dependencies).map(PD.str).filter(Boolean);
+    if (deps.length) PD.add(meta, PD.el("span", "meta deps", "↳ after " + deps.join(", ")));
+    const details = PD.el("div", "task-details");
+    if (task.arguments !== undefined) {
+      PD.add(details, detailBlock("Arguments", PD.clip(PD.json(task.arguments), MAX_DETAIL)));
+    }
+    PD.add(el, head, PD.el("div", "task-desc", PD.str(task.description)), meta, details);
+    head.addEventListener("click", () => el.classList.toggle("open"));
+    el.dataset.taskId = String(id);
+    const card = { el, pill, time, details, id, phaseId, round, status: "", startedAt: 0 };
+    setStatus(card, "pending");
+    return card;
+  }
+
+  function register(run, card) {
+    run.tasks.set(card.phaseId + ":" + card.round + ":" + card.id, card);
+    run.latestTask.set(card.phaseId + ":" + card.id, card);
+  }
+
+  function findCard(run, ev) {
+    const phaseId = PD.num(ev.phase_id);
+    const exact = run.tasks.get(phaseId + ":" + PD.num(ev.round) + ":" + PD.num(ev.task_id));
+    return exact || run.latestTask.get(phaseId + ":" + PD.num(ev.task_id)) || null;
+  }
+
+  function adHocCard(run, ev) {
+    const phase = PD.phaseOf(run, ev.phase_id);
+    const card = makeCard({ id: ev.task_id, title: ev.tool, tool: ev.tool }, PD.num(ev.phase_id),
+      PD.num(ev.round));
+    register(run, card);
+    PD.add(PD.sink(run), PD.add(PD.el("div", "plan"), card.el));
+    phase.taskStatus.set(card.id, "pending");
+    return card;
+  }
+
+  PD.renderTasksPlanned = function (ev) {
+    const run = PD.currentRun();
+    const phaseId = PD.num(ev.phase_id);
+    const round = PD.num(ev.round);
+    const phase = PD.phaseOf(run, phaseId);
+    phase.setRound(round, PD.num(ev.max_rounds));
+    const tasks = PD.arr(ev.tasks).filter((t) => t && typeof t === "object");
+    const plan = PD.el("div", "plan");
+    plan.dataset.round = String(round);
+    const head = PD.el("div", "plan-head");
+    PD.add(head, PD.el("span", "plan-title", "📋 Round " + round + " of " + PD.num(ev.max_rounds)),
+      PD.el("span", "plan-count", tasks.length + (tasks.length === 1 ? " task" : " tasks")));
+    const mode = PD.str(ev.mode);
+    if (mode && mode !== "plan") PD.add(head, PD.el("span", "badge badge-mode", mode));
+    PD.add(plan, head);
+    const list = PD.el("div", "task-list");
+    for (const task of tasks) {
+      const card = makeCard(task, phaseId, round);
+      register(run, card);
+      phase.taskStatus.set(card.id, "pending");
+      PD.add(list, card.el);
+    }
+    PD.add(plan, list);
+    if (PD.str(ev.reasoning)) PD.add(plan, PD.el("div", "plan-reasoning", "💡 " + PD.str(ev.reasoning)));
+    PD.add(PD.sink(run), plan);
+    phase.refresh();
+  };
+
+  PD.renderTaskStarted = function (ev) {
+    const run = PD.currentRun();
+    const card = findCard(run, ev) || adHocCard(run, ev);
+    setStatus(card, "running");
+    PD.phaseOf(run, ev.phase_id).taskStatus.set(card.id, "running");
+  };
+
+  PD.renderTaskFinished = function (ev) {
+    const run = PD.currentRun();
+    const card = findCard(run, ev) || adHocCard(run, ev);
+    const status = PD.str(ev.status) || "done";
+    setStatus(card, status);
+    card.time.textContent = PD.secs(ev.elapsed_s);
+    const old = card.details.querySelector(".detail.outcome");
+    if (old) old.remove();
+    if (PD.str(ev.error)) {
+      PD.add(card.details, detailBlock("Error", PD.clip(ev.error, MAX_DETAIL), "outcome error"));
+      PD.add(card.el.querySelector(".task-desc"), PD.el("div", "task-error", PD.clip(ev.error, 200)));
+    } else if (PD.str(ev.result)) {
+      PD.add(card.details, detailBlock("Result", PD.clip(ev.result, MAX_DETAIL), "outcome"));
+    }
+    const phase = PD.phaseOf(run, ev.phase_id);
+    phase.taskStatus.set(card.id, status);
+    phase.refresh();
+  };
+
+  PD.taskTitle = function (run, phaseId, taskId) {
+    const card = run.latestTask.get(PD.num(phaseId) + ":" + PD.num(taskId));
+    return card ? card.el.querySelector(".task-title").textContent : "";
+  };
+
+  PD.stopTicking = function () {
+    running.clear();
+    tick();
+  };
+})(window.PD);

@@ -1,0 +1,86 @@
+/* The orange ⚖️ Judge card (one per round) and the 💭 Think line (seed 001). */
+"use strict";
+
+(function (PD) {
+  const DECISIONS = {
+    continue_phase: "▶ Continue the phase",
+    end_phase: "✅ End the phase",
+    retry_failed: "🔁 Retry the failed tasks",
+    replan: "🧭 Replan the phase",
+  };
+  const VERDICT_ICONS = { done: "✅", failed: "❌", partial: "◑", blocked: "⛔", skipped: "↷" };
+
+  function metric(label, value) {
+    const cell = PD.el("div", "metric");
+    return PD.add(cell, PD.el("div", "metric-value", value), PD.el("div", "metric-label", label));
+  }
+
+  function verdictItem(run, phaseId, verdict) {
+    const status = PD.str(verdict.status) || "done";
+    const item = PD.el("li", "verdict verdict-" + (VERDICT_ICONS[status] ? status : "other"));
+    const taskId = PD.num(verdict.task_id);
+    const title = PD.str(verdict.title) || PD.taskTitle(run, phaseId, taskId);
+    const head = PD.el("div", "verdict-head");
+    PD.add(head, PD.el("span", "verdict-icon", VERDICT_ICONS[status] || "•"),
+      PD.el("span", "verdict-task", "Task " + taskId + (title ? " · " + title : "")));
+    const quality = verdict.quality !== undefined ? verdict.quality : verdict.quality_score;
+    if (quality !== undefined && quality !== null) {
+      PD.add(head, PD.el("span", "verdict-quality", "quality " + PD.num(quality).toFixed(1) + "/10"));
+    }
+    PD.add(item, head);
+    const comment = PD.str(verdict.comment) || PD.str(verdict.reason) || PD.str(verdict.summary);
+    if (comment) PD.add(item, PD.el("div", "verdict-comment", comment));
+    return item;
+  }
+
+  PD.renderJudged = function (ev) {
+    const run = PD.currentRun();
+    const phase = PD.phaseOf(run, ev.phase_id);
+    const card = PD.el("div", "judge");
+    card.dataset.round = String(PD.num(ev.round));
+    const head = PD.el("div", "judge-head");
+    PD.add(head, PD.el("span", "judge-icon", "⚖️"), PD.el("span", "judge-title", "Judge"),
+      PD.el("span", "judge-round", "Round " + PD.num(ev.round)));
+    if (ev.phase_completed === true) PD.add(head, PD.el("span", "badge badge-success", "Phase complete"));
+    if (ev.degraded === true) PD.add(head, PD.el("span", "badge badge-muted", "judged without the model"));
+    const metrics = PD.el("div", "judge-metrics");
+    PD.add(metrics, metric("Completion", PD.pct(ev.completion_rate)),
+      metric("Success", PD.pct(ev.success_rate)),
+      metric("Avg quality", PD.num(ev.quality_average).toFixed(1)));
+    PD.add(card, head, metrics);
+    const verdicts = PD.arr(ev.verdicts).filter((v) => v && typeof v === "object");
+    if (verdicts.length) {
+      const list = PD.el("ul", "verdicts");
+      for (const v of verdicts) PD.add(list, verdictItem(run, ev.phase_id, v));
+      PD.add(card, list);
+    }
+    if (PD.str(ev.user_summary)) PD.add(card, PD.el("div", "judge-summary", PD.str(ev.user_summary)));
+    const decision = PD.el("div", "judge-decision");
+    const action = PD.str(ev.next_action);
+    PD.add(decision, PD.el("span", "decision-label", "Decision"),
+      PD.el("span", "decision-value", DECISIONS[action] || PD.words(action)));
+    const troubled = PD.str(ev.failed_reason) || action === "retry_failed" || action === "replan";
+    if (PD.str(ev.problem_level) && troubled) {
+      PD.add(decision, PD.el("span", "badge badge-muted", PD.words(ev.problem_level) + " problem"));
+    }
+    PD.add(card, decision);
+    if (PD.str(ev.failed_reason)) {
+      PD.add(card, PD.el("div", "judge-failed", "Why it failed: " + PD.str(ev.failed_reason)));
+    }
+    PD.add(PD.sink(run), card);
+    phase.refresh();
+  };
+
+  PD.renderThought = function (ev) {
+    const run = PD.currentRun();
+    const line = PD.el("div", "think");
+    let verdict = "stop the phase";
+    if (ev.phase_completed === true) verdict = "phase complete";
+    else if (ev.continue_phase === true) verdict = "another round";
+    PD.add(line, PD.el("span", "think-icon", "💭"), PD.el("span", "think-label", "Think"),
+      PD.el("span", "think-verdict", verdict));
+    const text = PD.str(ev.next_round_strategy) || PD.str(ev.user_summary);
+    if (text) PD.add(line, PD.el("span", "think-text", text));
+    PD.add(PD.sink(run), line);
+  };
+})(window.PD);

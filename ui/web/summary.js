@@ -1,0 +1,86 @@
+/* The purple Summarizer panel (seed 000). Its Markdown HTML was rendered and sanitised in Python. */
+"use strict";
+
+(function (PD) {
+  const BADGES = {
+    completed: ["badge-success", "✅ Completed"],
+    cancelled: ["badge-muted", "⏹ Stopped"],
+    budget_exhausted: ["badge-warning", "⏳ Budget used up"],
+    failed: ["badge-error", "⚠️ Failed"],
+    clarification_needed: ["badge-warning", "❓ Needs your answer"],
+  };
+  const COLLAPSE_PX = 420;
+
+  function stat(icon, label, value) {
+    const item = PD.el("div", "stat-item");
+    const text = PD.add(PD.el("span"), label + ": ", PD.el("span", "stat-value", value));
+    return PD.add(item, PD.el("span", "stat-icon", icon), text);
+  }
+
+  function parseHtml(html) {
+    const doc = new DOMParser().parseFromString("<body>" + PD.str(html) + "</body>", "text/html");
+    for (const bad of doc.body.querySelectorAll("script, style, iframe, object, embed, link, form, img")) {
+      bad.remove();
+    }
+    for (const node of doc.body.querySelectorAll("*")) {
+      for (const attr of Array.from(node.attributes)) {
+        const unsafeLink = attr.name === "href" && !/^(https?:|mailto:)/i.test(attr.value.trim());
+        if (attr.name.startsWith("on") || attr.name === "style" || unsafeLink) node.removeAttribute(attr.name);
+      }
+    }
+    const fragment = document.createDocumentFragment();
+    for (const node of Array.from(doc.body.childNodes)) fragment.appendChild(document.adoptNode(node));
+    return fragment;
+  }
+
+  function addToggle(panel, content) {
+    if (content.scrollHeight <= COLLAPSE_PX) return;
+    panel.classList.add("collapsed");
+    const toggle = PD.el("div", "summarizer-toggle");
+    const button = PD.el("button", "", "Show more ▾");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      const collapsed = panel.classList.toggle("collapsed");
+      button.textContent = collapsed ? "Show more ▾" : "Show less ▴";
+    });
+    PD.add(panel, PD.add(toggle, button));
+  }
+
+  PD.renderSummary = function (ev) {
+    const run = PD.currentRun();
+    run.activePhase = null;
+    const status = PD.str(ev.status) || "completed";
+    const [badgeClass, badgeText] = BADGES[status] || ["badge-muted", PD.words(status)];
+    const panel = PD.el("div", "message-summarizer");
+    panel.dataset.status = status;
+    const header = PD.el("div", "summarizer-header");
+    PD.add(header, PD.el("span", "summarizer-icon", "📝"), PD.el("span", "summarizer-title", "Summary"),
+      PD.el("span", "badge " + badgeClass, badgeText));
+    if (PD.str(ev.generated_by) === "fallback") {
+      PD.add(header, PD.el("span", "summarizer-by", "composed without the model"));
+    }
+    const content = PD.el("div", "summarizer-content");
+    if (typeof ev.final_summary_html === "string") {
+      content.appendChild(parseHtml(ev.final_summary_html));
+    } else {
+      content.textContent = PD.str(ev.final_summary);
+    }
+    PD.add(panel, header, content);
+    const highlights = PD.arr(ev.highlights).map(PD.str).filter(Boolean);
+    if (highlights.length) {
+      const box = PD.el("div", "summarizer-highlights");
+      const list = PD.el("ul");
+      for (const h of highlights) PD.add(list, PD.el("li", "", h));
+      PD.add(panel, PD.add(box, PD.el("h4", "", "🌟 Highlights"), list));
+    }
+    const stats = PD.el("div", "summarizer-stats");
+    PD.add(stats, stat("📊", "Phases", PD.num(ev.phases_completed)),
+      stat("✓", "Tasks", PD.num(ev.total_tasks_executed)),
+      stat("🔄", "Rounds", PD.num(ev.total_rounds)));
+    if (PD.str(ev.quality_assessment)) PD.add(stats, stat("⭐", "Quality", PD.str(ev.quality_assessment)));
+    PD.add(panel, stats);
+    PD.add(run.body, panel);
+    run.summary = panel;
+    addToggle(panel, content);
+  };
+})(window.PD);
