@@ -105,8 +105,10 @@ def for_model(task: Task, limit: int = MODEL_RESULT_CAP) -> str:
         if task.result:
             body += f"\n{task.result}"
     if len(body) > limit:
-        body = body[:limit] + (f"\n[truncated: {len(body) - limit} more characters; read a "
-                               "narrower range if you need them]")
+        tail = min(600, limit // 4)
+        omitted = len(body) - (limit - tail) - tail
+        body = (body[: limit - tail] + f"\n[… {omitted} characters omitted here; the person sees "
+                "the full result …]\n" + body[-tail:])
     return body
 
 

@@ -8,11 +8,11 @@ EXTRAS="embedded"
 [[ "${1:-}" == "--dev" ]] && EXTRAS="embedded,dev"
 
 # Debian/Ubuntu libraries for Qt's xcb platform and WebEngine, and Xvfb for machines
-# without a screen. Only missing ones are installed; nothing happens elsewhere.
+# without a screen; ripgrep makes search_code fast. Only missing ones are installed.
 APT_PACKAGES=(xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
   libxcb-xkb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-shape0 libxcb-randr0 libxcb-xinerama0
   libegl1 libgl1 libnss3 libxcomposite1 libxdamage1 libxrandr2 libxtst6 libxkbfile1
-  libasound2 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-noto-color-emoji)
+  libasound2 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-noto-color-emoji ripgrep)
 if command -v dpkg >/dev/null 2>&1; then
   missing=()
   for pkg in "${APT_PACKAGES[@]}"; do

@@ -1,0 +1,166 @@
+"""Writing tools: write_file and edit_file.
+
+Both ask ``ctx.approve("write", ...)`` first, record the file's original state in the run's
+checkpoint, replace the file atomically (temp file + rename in the same folder) and emit a
+``FileChanged`` event. The checkpoint, the write and the record of what was written happen
+together in one worker thread, so a cancelled task never leaves the checkpoint behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Annotated, Literal
+
+from core.events import FileChanged
+from core.tools import paths
+from core.tools.base import ToolContext, ToolError
+from core.tools.checkpoint import Checkpoint, atomic_write
+from core.tools.registry import Limit, PathArg, tool
+
+EDIT_CAP = 10 * 1024 * 1024
+Change = Literal["created", "modified"]
+
+
+@tool(writes="path")
+async def write_file(ctx: ToolContext, path: PathArg,
+                     content: Annotated[str, Limit(max_length=200_000)],
+                     overwrite: bool = False) -> str:
+    """Create or replace a text file with the given content; parent folders are created.
+
+    An existing file is only replaced if it was read in this run or overwrite is true.
+
+    Args:
+        path: File to write, relative to the workspace root.
+        content: The complete new content of the file.
+        overwrite: Replace an existing file even if it was not read in this run.
+    """
+    target = paths.resolve(ctx.run.workspace, path)
+    if target.is_dir:
+        raise ToolError(f"{target.rel} is a folder, not a file")
+    if target.exists and target.rel not in ctx.run.read_paths and not overwrite:
+        raise ToolError(f"{target.rel} already exists and was not read in this run; "
+                        "read it first, or pass overwrite=true to replace it")
+    data = content.encode("utf-8")
+    change = await _commit(ctx, target, data)
+    return f"wrote {target.rel} ({len(data):,} bytes, {change})"
+
+
+@tool(writes="path")
+async def edit_file(ctx: ToolContext, path: PathArg,
+                    old_text: Annotated[str, Limit(max_length=100_000)],
+                    new_text: Annotated[str, Limit(max_length=100_000)]) -> str:
+    """Replace one exact occurrence of old_text in a file with new_text.
+
+    old_text must match exactly once, including whitespace and indentation.
+
+    Args:
+        path: File to edit, relative to the workspace root.
+        old_text: The exact text to replace; include enough context to make it unique.
+        new_text: The text to put in its place.
+    """
+    if not old_text:
+        raise ToolError("old_text is empty; give the exact text to replace")
+    target = paths.require_file(ctx.run.workspace, path)
+    original = await asyncio.to_thread(_read_for_edit, target)
+    text = original.decode("utf-8", errors="surrogateescape")
+    starts = _occurrences(text, old_text)
+    if not starts:
+        raise ToolError(f"old_text was not found in {target.rel} (0 matches); read the file "
+                        "and copy the text exactly, including whitespace")
+    if len(starts) > 1:
+        lines = ", ".join(str(_line_of(text, start)) for start in starts[:20])
+        raise ToolError(f"old_text matches {len(starts)} times in {target.rel} (at lines "
+                        f"{lines}); include more surrounding text so it matches exactly once")
+    if old_text == new_text:
+        raise ToolError("old_text and new_text are the same; nothing would change")
+    start = starts[0]
+    updated = text[:start] + new_text + text[start + len(old_text):]
+    data = updated.encode("utf-8", errors="surrogateescape")
+    await _commit(ctx, target, data, expected=original)
+    first = _line_of(text, start)
+    return (f"edited {target.rel}: replaced lines {first}–{first + old_text.count(chr(10))} "
+            f"({len(data):,} bytes now)\n" + _excerpt(updated, first, new_text.count("\n")))
+
+
+def _read_for_edit(target: paths.Resolved) -> bytes:
+    fd = paths.open_regular(target)
+    with os.fdopen(fd, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size > EDIT_CAP:
+            raise ToolError(f"{target.rel} is larger than {EDIT_CAP // 1024 // 1024} MiB; "
+                            "edit_file refuses files that large")
+        data = handle.read()
+    if b"\x00" in data[:8192]:
+        raise ToolError(f"{target.rel} is a binary file; edit_file only changes text")
+    return data
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    found: list[int] = []
+    at = text.find(needle)
+    while at != -1:
+        found.append(at)
+        at = text.find(needle, at + 1)
+    return found
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def _excerpt(text: str, first: int, extra_lines: int) -> str:
+    lines = text.split("\n")
+    low = max(first - 3, 0)
+    high = min(first + min(extra_lines, 20) + 2, len(lines))
+    shown = [f"{n + 1:>6}\t{lines[n]}" for n in range(low, high)]
+    return "\n".join(line.encode("utf-8", errors="replace").decode("utf-8") for line in shown)
+
+
+async def _commit(ctx: ToolContext, target: paths.Resolved, data: bytes,
+                  expected: bytes | None = None) -> Change:
+    """Ask, checkpoint, write atomically, record, emit; returns what kind of change it was.
+
+    With ``expected``, the file must still hold exactly those bytes when it is written (an
+    edit must not overwrite what someone changed while the person was being asked).
+    """
+    if not await ctx.approve("write", f"{target.rel} ({len(data)} bytes)"):
+        raise ToolError("denied by user")
+    checkpoint = Checkpoint.of(ctx.run)
+    change = await asyncio.to_thread(_write, checkpoint, target, data, expected)
+    ctx.run.read_paths.add(target.rel)
+    ctx.emit(FileChanged(path=target.rel, change=change, bytes=len(data), task_id=ctx.task_id))
+    return change
+
+
+def _write(checkpoint: Checkpoint, target: paths.Resolved, data: bytes,
+           expected: bytes | None) -> Change:
+    with checkpoint.writing:
+        return _write_recorded(checkpoint, target, data, expected)
+
+
+def _write_recorded(checkpoint: Checkpoint, target: paths.Resolved, data: bytes,
+                    expected: bytes | None) -> Change:
+    fresh = paths.resolve(target.root, target.rel)
+    if fresh.real != target.real or fresh.is_dir:
+        raise ToolError(f"{target.rel} changed kind while being written; nothing was written")
+    if expected is not None and (not fresh.exists or fresh.real.read_bytes() != expected):
+        raise ToolError(f"{target.rel} changed while waiting for approval; nothing was "
+                        "written; read it again and redo the edit")
+    created = _missing_parents(fresh)
+    checkpoint.before_write(fresh)
+    os.makedirs(fresh.real.parent, exist_ok=True)
+    if created:
+        checkpoint.created_dirs(created)
+    mode = fresh.real.stat().st_mode & 0o7777 if fresh.exists else None
+    atomic_write(fresh.real, data, mode)
+    checkpoint.after_write(fresh, data)
+    return "modified" if fresh.exists else "created"
+
+
+def _missing_parents(target: paths.Resolved) -> list[str]:
+    missing: list[str] = []
+    parent = target.real.parent
+    while parent != target.root and not parent.exists():
+        missing.append(os.path.relpath(parent, target.root).replace(os.sep, "/"))
+        parent = parent.parent
+    return missing

@@ -1,0 +1,121 @@
+"""write_file and edit_file: approval, read-before-overwrite, atomicity, events."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from tool_harness import Harness
+
+from core.events import FileChanged
+
+
+def test_write_creates_parents_asks_and_emits(harness: Harness) -> None:
+    result = harness.call("write_file", path="a/b/new.txt", content="héllo\n")
+    assert result.ok and result.output == "wrote a/b/new.txt (7 bytes, created)"
+    assert (harness.workspace / "a/b/new.txt").read_bytes() == "héllo\n".encode()
+    assert harness.approvals == [("write", "a/b/new.txt (7 bytes)")]
+    assert harness.events == [FileChanged(path="a/b/new.txt", change="created", bytes=7,
+                                          task_id=7)]
+    assert [p.name for p in (harness.workspace / "a/b").iterdir()] == ["new.txt"]
+    mode = stat.S_IMODE((harness.workspace / "a/b/new.txt").stat().st_mode)
+    assert mode == 0o644
+
+
+def test_write_refuses_an_unread_existing_file(harness: Harness) -> None:
+    target = harness.workspace / "keep.txt"
+    target.write_text("precious")
+    refused = harness.call("write_file", path="keep.txt", content="gone")
+    assert not refused.ok
+    assert refused.error == ("keep.txt already exists and was not read in this run; read it "
+                             "first, or pass overwrite=true to replace it")
+    assert target.read_text() == "precious" and harness.approvals == []
+    forced = harness.call("write_file", path="keep.txt", content="new", overwrite=True)
+    assert forced.ok and target.read_text() == "new"
+    assert harness.events[-1] == FileChanged("keep.txt", "modified", 3, task_id=7)
+
+
+def test_write_after_reading_keeps_the_mode(harness: Harness) -> None:
+    target = harness.workspace / "run.sh"
+    target.write_text("echo 1\n")
+    target.chmod(0o755)
+    assert harness.call("read_file", path="run.sh").ok
+    assert harness.call("write_file", path="run.sh", content="echo 2\n").ok
+    assert target.read_text() == "echo 2\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o755
+
+
+def test_denied_write_changes_nothing(harness: Harness) -> None:
+    harness.answer = False
+    result = harness.call("write_file", path="x.txt", content="data")
+    assert not result.ok and result.error == "denied by user"
+    assert not (harness.workspace / "x.txt").exists()
+    assert harness.events == [] and harness.run.checkpoint is None
+
+
+def test_write_through_an_inside_symlink_replaces_the_target(harness: Harness) -> None:
+    (harness.workspace / "real.txt").write_text("old")
+    (harness.workspace / "alias.txt").symlink_to("real.txt")
+    harness.call("read_file", path="alias.txt")
+    assert harness.call("write_file", path="alias.txt", content="new").ok
+    assert (harness.workspace / "real.txt").read_text() == "new"
+    assert os.path.islink(harness.workspace / "alias.txt")
+
+
+def test_edit_replaces_exactly_one_match(harness: Harness) -> None:
+    target = harness.workspace / "m.py"
+    target.write_bytes(b"def f():\n    return 1\n\ndef g():\n    return 2\n")
+    result = harness.call("edit_file", path="m.py", old_text="return 2", new_text="return 3")
+    assert result.ok
+    assert result.output.startswith("edited m.py: replaced lines 5–5")
+    assert "     5\t    return 3" in result.output
+    assert target.read_bytes() == b"def f():\n    return 1\n\ndef g():\n    return 3\n"
+    assert harness.approvals == [("write", "m.py (45 bytes)")]
+    assert harness.events == [FileChanged("m.py", "modified", 45, task_id=7)]
+
+
+def test_edit_with_zero_matches(harness: Harness) -> None:
+    (harness.workspace / "m.py").write_text("a = 1\n")
+    result = harness.call("edit_file", path="m.py", old_text="b = 1", new_text="b = 2")
+    assert not result.ok
+    assert "not found in m.py (0 matches)" in result.error
+    assert (harness.workspace / "m.py").read_text() == "a = 1\n" and harness.events == []
+
+
+def test_edit_with_two_matches_names_the_lines(harness: Harness) -> None:
+    (harness.workspace / "m.py").write_text("x = 1\ny = 2\nx = 1\n")
+    result = harness.call("edit_file", path="m.py", old_text="x = 1", new_text="x = 3")
+    assert not result.ok
+    assert "matches 2 times in m.py (at lines 1, 3)" in result.error
+    assert (harness.workspace / "m.py").read_text() == "x = 1\ny = 2\nx = 1\n"
+
+
+def test_edit_keeps_undecodable_bytes(harness: Harness) -> None:
+    target = harness.workspace / "l1.txt"
+    target.write_bytes(b"caf\xe9 = 1\nname = 'x'\n")
+    assert harness.call("edit_file", path="l1.txt", old_text="'x'", new_text="'y'").ok
+    assert target.read_bytes() == b"caf\xe9 = 1\nname = 'y'\n"
+
+
+def test_edit_refuses_binary_and_missing_files(harness: Harness) -> None:
+    (harness.workspace / "b.bin").write_bytes(b"ab\x00cd")
+    assert "binary file" in harness.call("edit_file", path="b.bin", old_text="ab",
+                                         new_text="x").error
+    assert "file not found: nope.txt" in harness.call("edit_file", path="nope.txt",
+                                                      old_text="a", new_text="b").error
+
+
+def test_edit_does_not_overwrite_a_change_made_while_asking(harness: Harness) -> None:
+    target = harness.workspace / "m.py"
+    target.write_text("a = 1\n")
+
+    async def approve_while_someone_types(action: str, detail: str) -> bool:
+        target.write_text("a = 1\nb = 2\n")
+        return True
+
+    harness.approve = approve_while_someone_types  # type: ignore[method-assign]
+    result = harness.call("edit_file", path="m.py", old_text="a = 1", new_text="a = 3")
+    assert not result.ok
+    assert result.error == ("m.py changed while waiting for approval; nothing was written; "
+                            "read it again and redo the edit")
+    assert target.read_text() == "a = 1\nb = 2\n" and harness.events == []
