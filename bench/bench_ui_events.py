@@ -1,5 +1,7 @@
 """Stream 2,000 engine events into the real page and measure event → DOM latency.
 
+Model calls carry the context inspector's digest (six messages each), as in a real run.
+
 Prints a table: time from launch to an interactive window (page ready), and p50/p95/max
 latency from the moment Python sends an event until the page's bridge receives it
 ("received"), has applied it to the DOM ("applied") and the next animation frame after that
@@ -39,6 +41,9 @@ from core.config import Settings
 from ui.main_window import MainWindow
 
 COUNT = 2000
+# The inspector's digest of one call (the page receives it with every llm_call event).
+CONTEXT = [{"role": role, "chars": 960, "tokens": 240, "preview": "p" * 240 + "…"}
+           for role in ("system", "user", "assistant", "tool", "user", "assistant")]
 HOOK = """(() => {
   window.__lat = []; window.__pending = [];
   if (!PD.__wrapped) {
@@ -77,7 +82,7 @@ def stream() -> list[ev.Event]:
                   "dependencies": []} for i in range(1, 5)]
         out.append(ev.LlmCall(stage="plan", prompt_tokens=900, completion_tokens=120,
                               counted_in_budget=True, calls_used=n, budget=500,
-                              context_tokens=3000, ok=True))
+                              context_tokens=3000, ok=True, context=CONTEXT))
         out.append(ev.TasksPlanned(phase_id=phase, round=rnd, max_rounds=5, reasoning="bench",
                                    tasks=tasks))
         for t in tasks:

@@ -1,12 +1,21 @@
-"""The desktop app: QApplication, a qasync event loop on the Qt main thread, the window."""
+"""The desktop app: QApplication, a qasync event loop on the Qt main thread, the window.
+
+Without flags the window opens as a person uses it. The smoke flags (``--run`` and
+friends, see ``ui.smoke``) drive one request through the same window for checks of a
+packaged build; arguments argparse does not know are left to Qt (``-platform …``).
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import sys
 from pathlib import Path
+
+USAGE_ERROR = 2
 
 
 def _prepare_environment() -> None:
@@ -15,19 +24,69 @@ def _prepare_environment() -> None:
         os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 
 
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="main_qt.py", description="PhaseDesk: a desktop agent that works in phases. "
+        "Use --headless for a terminal run.")
+    parser.add_argument("--verbose", action="store_true", help="log what the app does")
+    smoke = parser.add_argument_group("smoke run", "Run one request in the window, e.g. to "
+                                      "check a packaged build.")
+    smoke.add_argument("--run", metavar="REQUEST", help="submit this request once the page is up")
+    smoke.add_argument("--model-script", metavar="FILE",
+                       help="answer every model call from this scripted-model file")
+    smoke.add_argument("--workspace", metavar="DIR",
+                       help="work in this folder (not saved in the settings)")
+    smoke.add_argument("--exit-after-run", action="store_true",
+                       help="quit once the summary is shown (exit 1 if none within --timeout)")
+    smoke.add_argument("--screenshot", metavar="PNG",
+                       help="save a screenshot of the window once the summary is shown")
+    smoke.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                       help="how long --exit-after-run waits for the summary (default 60)")
+    return parser
+
+
+def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if (args.exit_after_run or args.screenshot) and not args.run:
+        parser.error("--exit-after-run and --screenshot need --run REQUEST")
+    if args.run is not None and not args.run.strip():
+        parser.error("--run: the request is empty")
+    if args.workspace and not Path(args.workspace).expanduser().is_dir():
+        parser.error(f"--workspace: not a folder: {args.workspace}")
+    if args.timeout <= 0:
+        parser.error("--timeout must be positive")
+
+
 def main(argv: list[str]) -> int:
+    parser = build_parser()
+    args, qt_args = parser.parse_known_args(argv)
+    _check(parser, args)
     _prepare_environment()
-    logging.basicConfig(level=logging.INFO if "--verbose" in argv else logging.WARNING,
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     import qasync
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import QCoreApplication, QEvent, Qt
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from core import config
+    from core.llm.scripted import ScriptError
     from ui.main_window import MainWindow
+    from ui.smoke import ScriptFileFactory, SmokeRun
+
+    factory = None
+    if args.model_script:
+        try:
+            factory = ScriptFileFactory(Path(args.model_script))
+        except ScriptError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return USAGE_ERROR
+    settings, problems = config.load()
+    if args.workspace:
+        workspace = str(Path(args.workspace).expanduser().resolve())
+        settings = dataclasses.replace(settings, workspace=workspace)
 
     QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-    app = QApplication([sys.argv[0] if sys.argv else "phasedesk", *argv])
+    app = QApplication([sys.argv[0] if sys.argv else "phasedesk", *qt_args])
     app.setApplicationName("PhaseDesk")
     app.setDesktopFileName("phasedesk")
     icon = Path(__file__).resolve().parent.parent / "resources" / "phasedesk.svg"
@@ -35,8 +94,23 @@ def main(argv: list[str]) -> int:
         app.setWindowIcon(QIcon(str(icon)))
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = MainWindow()
+    window = MainWindow(settings, factory, problems=problems)
+    if args.model_script:
+        window.model_label = ("scripted", Path(args.model_script).name)
     window.show()
+    smoke = None
+    if args.run:
+        smoke = SmokeRun(window, args.run, exit_after_run=args.exit_after_run,
+                         screenshot=Path(args.screenshot) if args.screenshot else None,
+                         timeout_s=args.timeout)
     with loop:
         code = loop.run_forever()
+        window.close()
+        window.page.deleteLater()
+        window.deleteLater()
+        for _ in range(3):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            QCoreApplication.processEvents()
+    if smoke is not None and smoke.exit_code is not None:
+        return smoke.exit_code
     return int(code or 0)

@@ -8,46 +8,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineSettings
 from PySide6.QtWebEngineWidgets import QWebEngineView
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QMainWindow,
-    QPushButton,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QSplitter, QWidget
 
 from core import config
 from core.config import Settings
 from ui.bridge import CHANNEL_NAME, Bridge
+from ui.conversations import Conversations
+from ui.history import History
 from ui.run_controller import EngineFactory, RunController
 from ui.settings_dialog import SettingsDialog
+from ui.sidebar import Sidebar
 
 log = logging.getLogger(__name__)
 PAGE = Path(__file__).parent / "web" / "index.html"
-SIDEBAR_STYLE = """
-#sidebar { background: #f4f5fa; border-right: 1px solid #e4e6ef; }
-#sidebar QLabel[role="heading"] { color: #6b6f85; font-weight: 600; font-size: 11px;
-                                  margin-top: 10px; }
-#sidebar QLabel#workspacePath { color: #23263a; font-size: 12px; }
-#sidebar QPushButton { background: #ffffff; border: 1px solid #d9dcea; border-radius: 7px;
-                       padding: 6px 10px; color: #23263a; }
-#sidebar QPushButton:hover { background: #eef0fb; border-color: #667eea; }
-#sidebar QPushButton#newConversation { background: qlineargradient(x1:0, y1:0, x2:1, y2:1,
-    stop:0 #667eea, stop:1 #764ba2); color: white; border: none; font-weight: 600; }
-#sidebar QListWidget { border: none; background: transparent; font-size: 12px; }
-#sidebar QListWidget::item { padding: 7px 6px; border-radius: 6px; color: #3d4260; }
-#sidebar QListWidget::item:selected { background: #e4e8fb; color: #23263a; }
-#sidebar QListWidget::item:hover { background: #eceffa; }
-"""
 
 
 class WebPage(QWebEnginePage):
@@ -79,19 +57,27 @@ class WebPage(QWebEnginePage):
 
 
 class MainWindow(QMainWindow):
+    """The window: sidebar (workspace, conversations), the page, menus; one run at a time."""
+
     def __init__(self, settings: Settings | None = None,
-                 engine_factory: EngineFactory | None = None) -> None:
+                 engine_factory: EngineFactory | None = None, *,
+                 problems: list[str] | None = None) -> None:
+        """``settings`` default to the saved ones; ``problems`` (reading them) are shown."""
         super().__init__()
         self.setWindowTitle("PhaseDesk")
         self.resize(1200, 820)
-        problems: list[str] = []
+        problems = list(problems or [])
         if settings is None:
             settings, problems = config.load()
         self.settings = settings
         self._problems = problems
+        self.model_label: tuple[str, str] | None = None  # (provider, model) when not from settings
 
         self.bridge = Bridge(self)
-        self.controller = RunController(self.bridge, engine_factory, self)
+        self.history = History.open()
+        if self.history.problem:
+            self._problems.append(self.history.problem)
+        self.controller = RunController(self.bridge, self.history, engine_factory, self)
         self.view = QWebEngineView()
         self.page = WebPage(self.view)
         for attribute in (QWebEngineSettings.WebAttribute.JavascriptCanOpenWindows,
@@ -103,51 +89,32 @@ class MainWindow(QMainWindow):
         self.page.setWebChannel(self.channel)
         self.view.setPage(self.page)
 
+        self.sidebar = Sidebar()
+        self.workspace_label = self.sidebar.workspace_label
+        self.new_button = self.sidebar.new_button
+        self.conversations = self.sidebar.conversations
+        self.history_view = Conversations(self, self.history, self.sidebar, self.bridge,
+                                          self.controller)
         splitter = QSplitter()
-        splitter.addWidget(self._sidebar())
+        splitter.addWidget(self.sidebar)
         splitter.addWidget(self.view)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([240, 960])
+        splitter.setSizes([250, 950])
         self.setCentralWidget(splitter)
         self._menus()
         self._connect()
         self._show_workspace()
         self.view.load(QUrl.fromLocalFile(str(PAGE)))
 
-    def _sidebar(self) -> QWidget:
-        side = QWidget()
-        side.setObjectName("sidebar")
-        side.setMinimumWidth(200)
-        side.setStyleSheet(SIDEBAR_STYLE)
-        layout = QVBoxLayout(side)
-        layout.setContentsMargins(12, 10, 12, 12)
-        layout.setSpacing(6)
-        heading = QLabel("WORKSPACE")
-        heading.setProperty("role", "heading")
-        self.workspace_label = QLabel()
-        self.workspace_label.setObjectName("workspacePath")
-        self.workspace_label.setWordWrap(True)
-        self.workspace_button = QPushButton("Open workspace…")
-        self.workspace_button.clicked.connect(self.pick_workspace)
-        conversations = QLabel("CONVERSATIONS")
-        conversations.setProperty("role", "heading")
-        self.new_button = QPushButton("+  New conversation")
-        self.new_button.setObjectName("newConversation")
-        self.new_button.clicked.connect(self.new_conversation)
-        self.conversations = QListWidget()
-        self.conversations.setObjectName("conversations")
-        self.conversations.setWordWrap(True)
-        for widget in (heading, self.workspace_label, self.workspace_button, conversations,
-                       self.new_button):
-            layout.addWidget(widget)
-        layout.addWidget(self.conversations, 1)
-        return side
-
     def _menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         run_menu = self.menuBar().addMenu("&Run")
+        export = self.history_view.export_current
         entries = (
+            (file_menu, "&New conversation", QKeySequence.StandardKey.New, self.new_conversation),
             (file_menu, "&Open workspace…", QKeySequence.StandardKey.Open, self.pick_workspace),
+            (file_menu, "Export last run as &JSON…", QKeySequence(), lambda: export("json")),
+            (file_menu, "Export last run as &Markdown…", QKeySequence(), lambda: export("md")),
             (file_menu, "&Settings…", QKeySequence("Ctrl+,"), self.open_settings),
             (file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close),
             (run_menu, "&Send", QKeySequence("Ctrl+Return"), self.send_input),
@@ -159,6 +126,8 @@ class MainWindow(QMainWindow):
             action.setShortcut(shortcut)
             action.triggered.connect(slot)
             menu.addAction(action)
+            if text.startswith(("&Settings", "Export last run as &M")):
+                menu.addSeparator()
             self.actions[text.replace("&", "").rstrip("…")] = action
 
     def _connect(self) -> None:
@@ -170,7 +139,7 @@ class MainWindow(QMainWindow):
         b.settings_requested.connect(self.open_settings)
         b.workspace_requested.connect(self.pick_workspace)
         b.new_conversation_requested.connect(self.new_conversation)
-        self.controller.run_ended.connect(self._run_ended)
+        self.sidebar.workspace_button.clicked.connect(self.pick_workspace)
         self.page.loadStarted.connect(b.reset)
 
     def _page_ready(self) -> None:
@@ -181,14 +150,12 @@ class MainWindow(QMainWindow):
 
     def _send_context(self) -> None:
         s = self.settings
-        self.bridge.send({"kind": "ui_context", "workspace": s.workspace,
-                          "provider": s.effective_provider(), "model": s.model,
-                          "engine": "phase" if s.use_phase_task else "classic"})
+        provider, model = self.model_label or (s.effective_provider(), s.model)
+        self.bridge.send({"kind": "ui_context", "workspace": s.workspace, "provider": provider,
+                          "model": model, "engine": "phase" if s.use_phase_task else "classic"})
 
     def _show_workspace(self) -> None:
-        path = self.settings.workspace
-        self.workspace_label.setText(path or "No folder chosen yet")
-        self.workspace_label.setToolTip(path)
+        self.sidebar.show_workspace(self.settings.workspace)
 
     def set_workspace(self, path: Path) -> None:
         """Use ``path`` as the workspace and remember it in the settings file."""
@@ -220,29 +187,27 @@ class MainWindow(QMainWindow):
     def send_input(self) -> None:
         self.bridge.send({"kind": "ui_command", "command": "send"})
 
-    def submit(self, text: str, previous_analysis: dict[str, Any] | None = None) -> None:
+    def submit(self, text: str, previous_analysis: dict[str, Any] | None = None) -> bool:
+        """Start a run of ``text`` in the current conversation (a new one when none is open)."""
         workspace = self.settings.workspace
         if not workspace or not Path(workspace).is_dir():
             self.controller.message("Choose a workspace folder first (File → Open workspace…).",
                                     "warning")
-            return
-        self.controller.start(self.settings, Path(workspace), text, previous_analysis)
+            return False
+        if self.history_view.replaying:
+            self.controller.message("Still loading the conversation; send again in a moment.",
+                                    "warning")
+            return False
+        return self.controller.start(self.settings, Path(workspace), text, previous_analysis,
+                                     self.history_view.current)
 
     def new_conversation(self) -> None:
-        if self.controller.running:
-            self.controller.message("Stop the current run before starting a new conversation.",
-                                    "warning")
-            return
-        self.conversations.clearSelection()
-        self.bridge.send({"kind": "ui_clear"})
+        self.history_view.new()
 
-    def _run_ended(self, run_id: str, request: str, status: str) -> None:
-        title = request if len(request) <= 60 else request[:57] + "…"
-        item = QListWidgetItem(f"{title}\n{status.replace('_', ' ')}")
-        item.setToolTip(request)
-        item.setData(Qt.ItemDataRole.UserRole, run_id)
-        self.conversations.insertItem(0, item)
+    def open_conversation(self, conversation_id: int) -> None:
+        self.history_view.open(conversation_id)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.controller.abort()
+        self.history_view.close_when_idle()
         super().closeEvent(event)

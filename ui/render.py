@@ -1,4 +1,7 @@
-"""Markdown from the model → safe HTML for the page.
+"""What the page receives: engine events as JSON, with the summary's Markdown as safe HTML.
+
+``page_message`` is the one path from a recorded or live event to the page (the history
+replays through it too, so a reopened run looks exactly as it did live).
 
 The summary is the only model text the page inserts as HTML. It is rendered here with
 ``markdown`` (fenced code, codehilite, tables, sane lists) and pygments, with raw HTML in
@@ -9,7 +12,9 @@ links only to http(s)/mailto with rel="noopener noreferrer".
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import markdown
 import nh3
@@ -31,6 +36,8 @@ ALLOWED_CLASSES: dict[str, set[str]] = {
     "span": {name for name in STANDARD_TYPES.values() if name},
 }
 URL_SCHEMES = {"http", "https", "mailto"}
+# Fields the page never shows: the model's full reply (the context digest is shown).
+PAGE_OMITS: dict[str, tuple[str, ...]] = {"llm_call": ("reply",)}
 
 
 class _EscapeRawHtml(Extension):
@@ -67,6 +74,19 @@ def markdown_to_html(source: str) -> str:
     if len(source) > MAX_SOURCE_CHARS:
         source = source[:MAX_SOURCE_CHARS] + "\n\n… (cut)"
     return sanitize(_markdown().convert(source))
+
+
+async def page_message(event: dict[str, Any]) -> dict[str, Any]:
+    """The event dict (``core.events.to_dict`` shape) as the page takes it.
+
+    Omitted fields are dropped; a summary gets ``final_summary_html`` rendered off the UI
+    thread.
+    """
+    data = {k: v for k, v in event.items() if k not in PAGE_OMITS.get(event.get("kind", ""), ())}
+    if data.get("kind") == "summary":
+        data["final_summary_html"] = await asyncio.to_thread(
+            markdown_to_html, str(data.get("final_summary", "")))
+    return data
 
 
 def pygments_css() -> str:

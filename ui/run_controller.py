@@ -1,16 +1,19 @@
-"""Runs the engine as an asyncio task and forwards its events to the page.
+"""Runs the engine as an asyncio task, records it in the history and forwards its events.
 
 One run at a time: a second submit while a run is going is refused with a visible
-message. Stop calls ``engine.cancel()`` once (the page shows "stopping…" and then the
-summary the engine always emits); a forced stop calls it a second time, which makes the
-engine compose the summary without the model.
+message. Each run is recorded first (``History.begin``), then its engine is built with
+the conversation's memory and the run's id, and its stream passes through the
+``Recorder`` on its way to the page. Stop calls ``engine.cancel()`` once (the page shows
+"stopping…" and then the summary the engine always emits); a forced stop calls it a
+second time, which makes the engine compose the summary without the model.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -18,14 +21,14 @@ from PySide6.QtCore import QObject, Signal
 
 from core.config import Settings
 from core.events import Event, to_dict
+from core.llm.base import ChatModel
 from core.secrets import redact
+from core.store import Recorder
 from ui.bridge import Bridge
-from ui.render import markdown_to_html
+from ui.history import History
+from ui.render import page_message
 
 log = logging.getLogger(__name__)
-
-# Fields the page never shows and that can be large (the model's full context and reply).
-PAGE_OMITS: dict[str, tuple[str, ...]] = {"llm_call": ("context", "reply")}
 
 
 class Engine(Protocol):
@@ -39,30 +42,48 @@ class Engine(Protocol):
     def answer_approval(self, request_id: str, decision: str) -> bool: ...
 
 
-EngineFactory = Callable[[Settings, Path], Engine]
+class EngineFactory(Protocol):
+    """Where a run's model and engine come from (tests and ``--model-script`` swap it)."""
+
+    def make_model(self, settings: Settings) -> ChatModel: ...
+
+    def make_engine(self, settings: Settings, workspace: Path, model: ChatModel, *,
+                    memory: list[dict[str, Any]], run_id: str) -> Engine: ...
 
 
-def default_engine_factory(settings: Settings, workspace: Path) -> Engine:
-    from core.runner import create_engine
+class DefaultEngineFactory:
+    """The configured provider and the engine ``settings.use_phase_task`` selects."""
 
-    return create_engine(settings, workspace)
+    def make_model(self, settings: Settings) -> ChatModel:
+        from core.llm.factory import make_model
+
+        return make_model(settings)
+
+    def make_engine(self, settings: Settings, workspace: Path, model: ChatModel, *,
+                    memory: list[dict[str, Any]], run_id: str) -> Engine:
+        from core.runner import create_engine
+
+        return create_engine(settings, workspace, model=model, memory=memory, run_id=run_id)
 
 
 class RunController(QObject):
     """Owns the current run's task (a strong reference) and its engine."""
 
     state_changed = Signal(str)  # "idle" | "running" | "stopping"
-    run_ended = Signal(str, str, str)  # run id, request, final status
+    run_began = Signal(int, str)  # conversation id, run id
+    run_ended = Signal(int, str, str)  # conversation id, run id, final status
 
-    def __init__(self, bridge: Bridge, factory: EngineFactory | None = None,
+    def __init__(self, bridge: Bridge, history: History, factory: EngineFactory | None = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._bridge = bridge
-        self._factory = factory or default_engine_factory
+        self._history = history
+        self._factory: EngineFactory = factory or DefaultEngineFactory()
         self._engine: Engine | None = None
         self._task: asyncio.Task[None] | None = None
         self._state = "idle"
         self._cancels = 0
+        self._active = False
 
     @property
     def state(self) -> str:
@@ -70,7 +91,8 @@ class RunController(QObject):
 
     @property
     def running(self) -> bool:
-        return self._task is not None and not self._task.done()
+        """A run is going (its task may still be finishing after it reported idle)."""
+        return self._active
 
     def message(self, text: str, level: str = "info") -> None:
         self._bridge.send({"kind": "ui_message", "level": level, "message": text})
@@ -81,24 +103,49 @@ class RunController(QObject):
         self.state_changed.emit(state)
 
     def start(self, settings: Settings, workspace: Path, text: str,
-              previous_analysis: dict[str, Any] | None = None) -> bool:
-        """Start a run; refused (with a visible message) while another one is going."""
+              previous_analysis: dict[str, Any] | None = None,
+              conversation_id: int | None = None) -> bool:
+        """Start a run in the conversation (a new one when ``None``); refused, with a visible
+        message, while another run is going or when the model or engine cannot be built."""
         if self.running:
             self.message("A run is already going. Wait for its summary or press Stop first.",
                          "warning")
             return False
         try:
-            engine = self._factory(settings, workspace)
-        except Exception as exc:  # a bad configuration must not take the window down
-            log.exception("could not create the engine")
-            self.message(redact(f"Could not start the run: {exc}"), "error")
-            return False
+            model = self._factory.make_model(settings)
+            start = self._history.begin(conversation_id, text, settings, model)
+        except Exception as exc:  # noqa: BLE001 (a bad configuration is shown, not raised)
+            return self._refuse(exc)
+        self.run_began.emit(start.conversation_id, start.run_id)
+        try:
+            engine = self._factory.make_engine(settings, workspace, model, memory=start.memory,
+                                               run_id=start.run_id)
+        except Exception as exc:  # noqa: BLE001 (shown; the run is recorded failed)
+            start.recorder.close("failed")
+            self.run_ended.emit(start.conversation_id, start.run_id, "failed")
+            return self._refuse(exc)
         self._engine = engine
         self._cancels = 0
+        self._active = True
         self._set_state("running")
-        self._task = asyncio.get_running_loop().create_task(
-            self._drive(engine, text, previous_analysis))
+        task = asyncio.get_running_loop().create_task(self._drive(
+            engine, model, start.recorder, text, previous_analysis or start.pending_analysis,
+            start.conversation_id))
+        task.add_done_callback(self._task_done)
+        self._task = task
         return True
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        """A task cancelled before it ever ran skipped its own clean-up."""
+        if task is self._task and self._active:
+            self._active = False
+            self._engine = None
+            self._set_state("idle")
+
+    def _refuse(self, exc: Exception) -> bool:
+        log.exception("could not start the run")
+        self.message(redact(f"Could not start the run: {exc}"), "error")
+        return False
 
     def cancel(self, force: bool = False) -> None:
         """Stop the run: once (summary by the model), or forced (summary without the model)."""
@@ -113,30 +160,38 @@ class RunController(QObject):
         if self._engine is None or not self._engine.answer_approval(request_id, decision):
             self.message("That approval request is no longer waiting for an answer.", "warning")
 
-    async def _drive(self, engine: Engine, text: str,
-                     previous_analysis: dict[str, Any] | None) -> None:
+    async def _drive(self, engine: Engine, model: ChatModel, recorder: Recorder, text: str,
+                     previous_analysis: dict[str, Any] | None, conversation_id: int) -> None:
+        """Stream the run to the page. Its footer (``run_finished``) is sent last, once the
+        controller is idle again: from then on the window takes the next action at once."""
         status = "failed"
+        footer: dict[str, Any] | None = None
+        stream = recorder.wrap(engine.run(text, previous_analysis=previous_analysis))
         try:
-            async for event in engine.run(text, previous_analysis=previous_analysis):
-                data = to_dict(event)
-                for name in PAGE_OMITS.get(event.kind, ()):
-                    data.pop(name, None)
-                if event.kind == "summary":
-                    data["final_summary_html"] = await asyncio.to_thread(
-                        markdown_to_html, data["final_summary"])
-                elif event.kind == "run_finished":
-                    status = data["status"]
-                self._bridge.send(data)
+            async with contextlib.aclosing(stream):
+                async for event in stream:
+                    data = await page_message(to_dict(event))
+                    if event.kind == "run_finished":
+                        status, footer = data["status"], data
+                    else:
+                        self._bridge.send(data)
         except asyncio.CancelledError:
-            status = "cancelled"
+            status = "interrupted"
             raise
         except Exception as exc:  # the engine promises not to raise; never crash the window
             log.exception("the run stopped with an exception")
             self.message(redact(f"The run stopped unexpectedly: {exc}"), "error")
         finally:
+            try:
+                await model.aclose()
+            except BaseException as exc:  # noqa: BLE001 (closing must not hide the run's end)
+                log.debug("closing the model failed: %r", exc)
             self._engine = None
+            self._active = False
             self._set_state("idle")
-            self.run_ended.emit(getattr(engine, "run_id", ""), text, status)
+            if footer is not None:
+                self._bridge.send(footer)
+            self.run_ended.emit(conversation_id, recorder.run_id, status)
 
     @property
     def task(self) -> asyncio.Task[None] | None:

@@ -1,12 +1,16 @@
 """End-to-end fixtures: one qasync loop per test and the real window with the real page.
 
 Teardown follows PLATFORM-FACTS: the loop is unregistered and closed (never stopped), and
-deferred deletes are flushed so no WebEnginePage outlives its profile.
+deferred deletes are flushed so no WebEnginePage outlives its profile. Garbage is collected
+on the GUI thread after each test: a collection that happens to run in a worker thread
+(markdown rendering, a test server) would destroy leftover Qt objects there and leave their
+timers registered, and the next timer event would crash the process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -36,6 +40,7 @@ def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     asyncio.events._set_running_loop(None)
     loop.close()
     asyncio.set_event_loop(None)
+    gc.collect()  # the loop's Qt timer objects die here, on the GUI thread, not in a worker
 
 
 @pytest.fixture

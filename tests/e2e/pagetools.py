@@ -47,11 +47,13 @@ def texts(qtbot: QtBot, window: MainWindow, selector: str) -> list[str]:
                              ".map(e => e.textContent)")
 
 
-def settle(qtbot: QtBot, window: MainWindow, ms: int = 600, top: bool = False) -> None:
-    """Scroll, let the page lay out and the compositor produce a fresh frame (for ``grab()``)."""
-    position = 0 if top else 10**9
-    js(qtbot, window, f"(() => {{ document.getElementById('timeline').scrollTop = {position};"
-                      " return 1; })()")
+def settle(qtbot: QtBot, window: MainWindow, ms: int = 600, top: bool | None = False) -> None:
+    """Scroll (to the top, the bottom, or nowhere when ``top`` is None), let the page lay out
+    and the compositor produce a fresh frame (for ``grab()``)."""
+    if top is not None:
+        position = 0 if top else 10**9
+        js(qtbot, window, f"(() => {{ document.getElementById('timeline').scrollTop = {position};"
+                          " return 1; })()")
     box: dict[str, Any] = {}
     window.page.runJavaScript("new Promise(r => requestAnimationFrame(() => "
                               "requestAnimationFrame(() => r(1))))", 0,
@@ -59,3 +61,17 @@ def settle(qtbot: QtBot, window: MainWindow, ms: int = 600, top: bool = False) -
     qtbot.wait(ms)
     window.view.update()
     qtbot.wait(ms)
+
+
+def run_dom(qtbot: QtBot, window: MainWindow, index: int = 0) -> str:
+    """The ``index``-th run's HTML with its live-only parts blanked (running clocks)."""
+    return js(qtbot, window, "(() => { const run = document.querySelectorAll('.run')"
+                             f"[{index}].cloneNode(true);"
+                             " for (const t of run.querySelectorAll('.task-time')) t.textContent = '';"
+                             " return run.outerHTML; })()")
+
+
+def click(qtbot: QtBot, window: MainWindow, selector: str, index: int = 0) -> None:
+    """Click the ``index``-th element matching ``selector`` in the page."""
+    js(qtbot, window, f"(() => {{ document.querySelectorAll({json.dumps(selector)})[{index}]"
+                      ".click(); return 1; })()")

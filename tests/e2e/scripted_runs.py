@@ -80,21 +80,29 @@ class RecordingEngine:
 
 
 class ScriptedFactory:
-    """An engine factory for the window: each run gets the next script on a real engine."""
+    """An engine factory for the window: each run gets the next script on a real engine.
+
+    ``models`` keeps every run's scripted model (its ``requests`` are what the engine sent)."""
 
     def __init__(self, *scripts: list[Reply], provider: str = "", **overrides: Any) -> None:
         self.scripts = list(scripts)
         self.provider = provider
         self.overrides = {"think_stage": "auto", "command_approval": "auto",
                           "write_approval": "auto", **overrides}
+        self.models: list[ScriptedModel] = []
         self.engines: list[RecordingEngine] = []
 
-    def __call__(self, settings: Settings, workspace: Path) -> RecordingEngine:
+    def make_model(self, settings: Settings) -> ScriptedModel:
         model = ScriptedModel(self.scripts.pop(0))
         if self.provider:
             model.provider = self.provider  # type: ignore[misc]
+        self.models.append(model)
+        return model
+
+    def make_engine(self, settings: Settings, workspace: Path, model: Any, *,
+                    memory: list[dict[str, Any]], run_id: str) -> RecordingEngine:
         engine = create_engine(dataclasses.replace(settings, **self.overrides), workspace,
-                               model=model)
+                               model=model, memory=memory, run_id=run_id)
         recording = RecordingEngine(engine)
         self.engines.append(recording)
         return recording

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import stat
 import sys
 import types
@@ -23,6 +24,7 @@ from core import config, secrets
 from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import wait_js
+from tests.support.fake_openai import FakeOpenAI
 from ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.gui
@@ -114,5 +116,40 @@ def test_test_connection_reports_without_freezing(qtbot: QtBot, make_window: Win
     assert "Testing" in dialog.test_label.text()
     assert not dialog.test_button.isEnabled()
     qtbot.waitUntil(lambda: expected in dialog.test_label.text(), timeout=5000)
+    assert dialog.test_button.isEnabled()
+    dialog.reject()
+
+
+def test_test_connection_talks_to_an_openai_compatible_server(
+        qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window()
+    dialog = window.open_settings()
+    with FakeOpenAI([{"text": "pong"}]) as server:
+        dialog.widgets["provider"].setCurrentText("openai")
+        dialog.widgets["base_url"].setText(server.base_url)
+        dialog.widgets["model"].setText("tiny-test-model")
+        dialog.widgets["api_key"].setText("sk-connection-test-999")
+        dialog.test_button.click()
+        qtbot.waitUntil(lambda: "replied" in dialog.test_label.text()
+                        or "failed" in dialog.test_label.text(), timeout=10000)
+        assert dialog.test_label.text() == \
+            "Connected to openai · tiny-test-model: replied “pong”."
+    assert dialog.test_button.isEnabled()
+    assert not config.config_path().exists()  # testing does not save
+    dialog.reject()
+
+
+def test_test_connection_shows_the_error_of_an_unreachable_server(
+        qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window()
+    dialog = window.open_settings()
+    dialog.widgets["provider"].setCurrentText("openai")
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    dialog.widgets["base_url"].setText(f"http://127.0.0.1:{port}/v1")
+    dialog.widgets["max_retries"].setValue(0)
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: "Connection failed" in dialog.test_label.text(), timeout=15000)
     assert dialog.test_button.isEnabled()
     dialog.reject()

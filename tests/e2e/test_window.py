@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from core import config
 from core.config import Settings
+from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import count, js, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
@@ -60,15 +61,18 @@ def test_without_a_workspace_the_request_is_refused_visibly(qtbot: QtBot,
     assert factory.engines == []
 
 
-def test_an_engine_that_cannot_start_shows_why(qtbot: QtBot, make_window: WindowMaker) -> None:
-    def broken(settings: Settings, workspace: Path) -> None:
+class BrokenFactory(ScriptedFactory):
+    def make_model(self, settings: Settings) -> ScriptedModel:
         raise ValueError("the model file is missing")
 
-    window = make_window(broken)
+
+def test_an_engine_that_cannot_start_shows_why(qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window(BrokenFactory())
     submit(qtbot, window, "hello")
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "Could not start the run: the model file is missing" in message
     assert window.controller.state == "idle"
+    assert window.history.conversations() == []
 
 
 def test_auto_scroll_follows_until_the_person_scrolls_up(qtbot: QtBot,

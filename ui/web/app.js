@@ -40,6 +40,7 @@
     notice: PD.renderNotice,
     summary: PD.renderSummary,
     run_finished: PD.renderRunFinished,
+    ui_run_end: PD.renderRunEnd,
     ui_message: PD.renderUiMessage,
     ui_state: setState,
     ui_context: setContext,

@@ -9,6 +9,7 @@
     failed: ["✕", "Failed"],
     blocked: ["⊘", "Blocked"],
     skipped: ["↷", "Skipped"],
+    interrupted: ["⏸", "Interrupted"],
   };
   const MAX_DETAIL = 4000;
   const running = new Set();
@@ -150,6 +151,13 @@
   PD.taskTitle = function (run, phaseId, taskId) {
     const card = run.latestTask.get(PD.num(phaseId) + ":" + PD.num(taskId));
     return card ? card.el.querySelector(".task-title").textContent : "";
+  };
+
+  /** Cards of a run that was cut off while they were pending or running. */
+  PD.interruptTasks = function (run) {
+    for (const card of run.tasks.values()) {
+      if (card.status === "pending" || card.status === "running") setStatus(card, "interrupted");
+    }
   };
 
   PD.stopTicking = function () {

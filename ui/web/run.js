@@ -104,6 +104,7 @@
 
   PD.renderRunStarted = function (ev) {
     if (current && !current.finished) PD.finishRun(current, "");
+    for (const card of PD.timeline().querySelectorAll(".clarify:not(.answered)")) card.classList.add("answered");
     current = newRun(ev);
     updateLive(current);
     PD.showBanner(PD.str(ev.provider) === "embedded");
@@ -115,6 +116,7 @@
     if (PD.num(ev.budget)) run.budget = PD.num(ev.budget);
     run.tokens += PD.num(ev.prompt_tokens) + PD.num(ev.completion_tokens);
     updateLive(run);
+    PD.inspectCall(run, ev);
     if (ev.ok === false && PD.str(ev.error)) {
       PD.renderNotice({ level: "warning", message: "Model call failed: " + PD.str(ev.error), stage: ev.stage });
     }
@@ -144,7 +146,8 @@
     const run = PD.currentRun();
     const phases = PD.arr(ev.phases).filter((p) => p && typeof p === "object");
     const card = PD.el("div", "phases-plan");
-    PD.add(card, PD.el("div", "phases-plan-head", "🗺️ " + phases.length + " phases planned" +
+    PD.add(card, PD.el("div", "phases-plan-head", "🗺️ " + phases.length +
+      (phases.length === 1 ? " phase planned" : " phases planned") +
       (PD.str(ev.execution_strategy) ? " · " + PD.str(ev.execution_strategy) : "")));
     const list = PD.el("ol", "phases-list");
     for (const p of phases) {
@@ -214,5 +217,21 @@
       PD.chip("", PD.words(ev.status), "status-" + PD.str(ev.status)));
     PD.add(run.el, footer);
     PD.finishRun(run, PD.str(ev.status));
+  };
+
+  /** The end of a recorded run that never finished (the app was closed or killed mid-run). */
+  PD.renderRunEnd = function (ev) {
+    const run = PD.currentRun();
+    if (PD.str(ev.status) === "interrupted") {
+      PD.add(run.body, PD.el("div", "notice interrupted-note",
+        "⚠️ Interrupted — PhaseDesk stopped before this run finished. Everything recorded up to then is shown."));
+      PD.interruptTasks(run);
+      for (const phase of run.phases.values()) {
+        if (phase.el.classList.contains("finished")) continue;
+        phase.badge.className = "badge badge-error";
+        phase.badge.textContent = "interrupted";
+      }
+    }
+    PD.renderRunFinished(ev);
   };
 })(window.PD);

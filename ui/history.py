@@ -1,0 +1,153 @@
+"""The window's side of the history: conversations, recorded runs, replay and export.
+
+One ``Store`` is opened when the window starts, and runs that a killed or crashed process
+left ``running`` are marked ``interrupted`` before this process starts any of its own.
+A run is recorded exactly as the terminal records it (``core.headless_history``):
+``start_run`` first, then every event through ``Recorder.wrap``. Replay sends the stored
+events through the same ``page_message`` path as a live run, so the cards look the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from core.config import Settings
+from core.export import export_text
+from core.llm.base import ChatModel
+from core.memory import memory_from_store
+from core.store import ConversationInfo, Recorder, RunInfo, Store
+from ui.render import page_message
+
+log = logging.getLogger(__name__)
+MEMORY = ":memory:"
+TITLE_CHARS = 60
+YIELD_EVERY = 500
+Send = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """A recorded run about to start: where it is stored and what it remembers."""
+
+    conversation_id: int
+    run_id: str
+    recorder: Recorder
+    memory: list[dict[str, Any]]
+    pending_analysis: dict[str, Any] | None
+
+
+def conversation_title(request: str) -> str:
+    """A conversation's title from its first request: one line, at most 60 characters."""
+    line = " ".join(request.split())
+    return line if len(line) <= TITLE_CHARS else line[:TITLE_CHARS - 1] + "…"
+
+
+class History:
+    """Conversations and runs of one open ``Store`` (the UI thread owns it)."""
+
+    def __init__(self, store: Store, problem: str = "") -> None:
+        self.store = store
+        self.problem = problem
+        self.closed = False
+
+    @classmethod
+    def open(cls) -> History:
+        """The history in the data dir, with orphaned runs marked interrupted.
+
+        When that database cannot be used (unreadable, from a newer PhaseDesk) the window
+        still works on an in-memory history, and ``problem`` says why nothing is kept.
+        """
+        try:
+            store = Store()
+            store.mark_interrupted()
+        except (sqlite3.Error, RuntimeError, OSError) as exc:
+            log.warning("history unavailable: %s", exc)
+            return cls(Store(Path(MEMORY)), f"The history could not be opened ({exc}); runs "
+                                            "of this session will not be kept.")
+        return cls(store)
+
+    def conversations(self) -> list[ConversationInfo]:
+        """All conversations, most recently active first."""
+        return self.store.list_conversations()
+
+    def conversation(self, conversation_id: int) -> ConversationInfo | None:
+        return self.store.conversation(conversation_id)
+
+    def begin(self, conversation_id: int | None, request: str, settings: Settings,
+              model: ChatModel) -> RunStart:
+        """Record a new run (creating the conversation on its first request).
+
+        Memory is read before the run is recorded, so the window holds earlier runs only;
+        ``pending_analysis`` is the analysis of a last run that asked for clarification.
+        """
+        memory: list[dict[str, Any]] = []
+        pending: dict[str, Any] | None = None
+        if conversation_id is None or self.store.conversation(conversation_id) is None:
+            conversation_id = self.store.create_conversation(conversation_title(request))
+        else:
+            memory, pending = memory_from_store(self.store, conversation_id,
+                                                settings.history_runs)
+        engine = "phase" if settings.use_phase_task else "classic"
+        run_id = self.store.start_run(conversation_id, request, engine, model.provider,
+                                      model.name, dataclasses.asdict(settings))
+        return RunStart(conversation_id, run_id, Recorder(self.store, run_id), memory, pending)
+
+    def rename(self, conversation_id: int, title: str) -> None:
+        self.store.rename_conversation(conversation_id, title)
+
+    def delete(self, conversation_id: int) -> None:
+        self.store.delete_conversation(conversation_id)
+
+    def last_run(self, conversation_id: int) -> RunInfo | None:
+        runs = self.store.runs(conversation_id)
+        return runs[-1] if runs else None
+
+    def export(self, run_id: str, fmt: Literal["json", "md"]) -> str:
+        """The run as JSON (a replayable model script) or Markdown; secrets redacted."""
+        return export_text(self.store, run_id, fmt)
+
+    async def replay(self, conversation_id: int, send: Send) -> int:
+        """Send every run of the conversation to the page, oldest first; returns the count."""
+        runs = self.store.runs(conversation_id)
+        sent = 0
+        for run in runs:
+            events = self.store.events(run["id"])
+            if not events or events[0]["kind"] != "run_started":
+                send(_run_started(run))
+            for event in events:
+                send(await page_message(event))
+                sent += 1
+                if sent % YIELD_EVERY == 0:
+                    await asyncio.sleep(0)
+            if not any(event["kind"] == "run_finished" for event in events):
+                send(_run_end(run))
+        return len(runs)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.store.close()
+
+
+def _run_started(run: RunInfo) -> dict[str, Any]:
+    """What the page needs to open a run whose own ``run_started`` was never recorded."""
+    return {"kind": "run_started", "run_id": run["id"], "engine": run["engine"],
+            "request": run["request"], "provider": run["provider"], "model": run["model"],
+            "workspace": "", "budget": 0}
+
+
+def _run_end(run: RunInfo) -> dict[str, Any]:
+    """The footer of a run that never finished (killed, crashed, still running elsewhere)."""
+    end = run["finished_at"] or time.time()
+    return {"kind": "ui_run_end", "run_id": run["id"], "status": run["status"],
+            "llm_calls": run["llm_calls"], "prompt_tokens": run["prompt_tokens"],
+            "completion_tokens": run["completion_tokens"],
+            "elapsed_s": max(0.0, end - run["started_at"])}
