@@ -98,6 +98,9 @@ class ClassicExecutor(EngineBase):
             arguments, problem = self._arguments(call)
             if problem:
                 answers[call.id] = f"Error: {problem}"
+                self.emit(Notice(level="warning", stage="classic",
+                                 message=f"A tool call of the model was not run: {problem}. "
+                                         "The model was told why."))
                 continue
             if self.loops.seen(call.name, arguments):
                 looped = True
@@ -162,7 +165,7 @@ class ClassicExecutor(EngineBase):
             self.phase.status = "stopped"
             self._phase_finished()
 
-    async def model_summary(self) -> Summary | None:
+    async def model_summary(self) -> Summary:
         if self.answer:
             self.phase.summaries.append(self.answer[:500])
             return Summary(final_summary=self.answer, phases_completed=self.tally.phases_completed,

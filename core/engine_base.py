@@ -4,7 +4,8 @@
 queue; whatever happens — success, an exhausted budget, a model that misbehaves or
 cannot be reached, an internal error, ``cancel()`` or ``task.cancel()`` on the
 consumer — the stream ends with exactly one ``Summary`` and one ``RunFinished``.
-A second Stop makes the summary come without the model, at once.
+A second Stop makes the summary come without the model, at once. An empty request is
+refused before any model call: an error notice, then the summary and ``RunFinished``.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from core.config import Settings
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary
 from core.execute import Executor
 from core.llm.base import ChatModel, Message
+from core.secrets import scrub_event
 from core.stage_caller import Accounting, RunAborted, StageCaller
-from core.summary import RunTally, fallback_summary, model_summary
+from core.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
 from core.tools.base import RunState, ToolManager
 
 log = logging.getLogger(__name__)
@@ -54,10 +56,11 @@ class EngineBase:
         self._unreachable = False
 
     def emit(self, event: Event) -> None:
+        """Queue ``event`` for the consumer, with every known API key redacted from it."""
         if isinstance(event, FileChanged) and event.path not in self.changed_files:
             self.changed_files.append(event.path)
             self.on_file_changed(event.path)
-        self._queue.put_nowait(event)
+        self._queue.put_nowait(scrub_event(event))
 
     def on_file_changed(self, path: str) -> None:
         """Hook for engines that attribute changes to a phase."""
@@ -106,6 +109,12 @@ class EngineBase:
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),
                              budget=self.accounting.budget))
+        if not request.strip():
+            self.tally.reason = "the request is empty"
+            self.emit(Notice(level="error", message="The request is empty: say what the agent "
+                                                    "should do. No model was asked."))
+            self._end(fallback_summary(self.tally, "there was nothing to do"), 0.0)
+            return
         try:
             self.tally.status = await self.work(request, previous)
         except asyncio.CancelledError:
@@ -137,10 +146,12 @@ class EngineBase:
             return fallback_summary(self.tally, "Stop was pressed while it was being written")
         except RunAborted as exc:
             return fallback_summary(self.tally, exc.message)
+        except SummaryUnavailable as exc:
+            return fallback_summary(self.tally, f"the summarizer failed: {exc}")
         except Exception as exc:
             log.exception("summarizer error")
             return fallback_summary(self.tally, f"internal error: {exc}")
-        return summary or fallback_summary(self.tally, "the summarizer's reply was unusable")
+        return summary
 
     def _end(self, summary: Summary, elapsed: float) -> None:
         if self._finished:
@@ -153,8 +164,9 @@ class EngineBase:
                               completion_tokens=acc.completion_tokens,
                               elapsed_s=round(elapsed, 3)))
 
-    async def model_summary(self) -> Summary | None:
-        """The summary from the model (forced summarizer, outside the budget), or None."""
+    async def model_summary(self) -> Summary:
+        """The summary from the model (forced summarizer, outside the budget); raises
+        ``SummaryUnavailable`` when its reply cannot be used."""
         return await model_summary(self.caller, self.summary_context(), self.tally,
                                    self.settings.context_window)
 

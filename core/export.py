@@ -20,15 +20,7 @@ from core.store import RunInfo, Store, public_settings
 FORMAT = "phasedesk-run/1"
 
 
-def scrub(value: Any) -> Any:
-    """``value`` with every known API key, and anything shaped like one, redacted."""
-    if isinstance(value, str):
-        return secrets.redact(value)
-    if isinstance(value, dict):
-        return {scrub(key): scrub(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [scrub(item) for item in value]
-    return value
+scrub = secrets.scrub
 
 
 def export_json(store: Store, run_id: str) -> dict[str, Any]:

@@ -110,10 +110,13 @@ def _coerce_string(value: JSON, schema: dict[str, Any], path: str) -> str:
 
 def _coerce_integer(value: JSON, schema: dict[str, Any], path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value.strip())
-        else:
+        if not (isinstance(value, str) and value.strip().lstrip("-").isdecimal()):
             raise SchemaError(f"{path}: expected an integer, got {_type_name(value)}")
+        try:
+            value = int(value.strip())
+        except ValueError:  # "--5", or more digits than Python converts
+            raise SchemaError(f"{path}: expected an integer, got the string "
+                              f"{value[:20]!r}{'…' if len(value) > 20 else ''}") from None
     if isinstance(value, float):
         if not math.isfinite(value):
             raise SchemaError(f"{path}: expected an integer, got {value}")

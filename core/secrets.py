@@ -1,21 +1,28 @@
 """Where the API key lives: the system keyring when one works, else a user-only file.
 
 ``describe_store()`` says which, so the settings dialog can tell the person.
-The key itself is never logged; ``redact`` scrubs it from any text.
+The key itself is never logged; ``redact`` scrubs it from any text, ``scrub_event`` from an
+event, and once a key is known every log record is redacted too.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import re
+import threading
 from pathlib import Path
+from typing import Any, TypeVar
 
 SERVICE = "PhaseDesk"
 ACCOUNT = "api_key"
 log = logging.getLogger(__name__)
 
 _known_keys: set[str] = set()
+_log_lock = threading.Lock()
+_logs_redacted = False
+E = TypeVar("E")
 
 
 def _keyring_usable() -> bool:
@@ -43,9 +50,35 @@ def describe_store() -> str:
 
 
 def remember(key: str) -> None:
-    """Register a key so ``redact`` scrubs it everywhere, whatever its source."""
+    """Register a key so ``redact`` scrubs it everywhere, whatever its source; from then on
+    every log record is redacted as well."""
     if key:
         _known_keys.add(key)
+        _redact_logs()
+
+
+def _redact_logs() -> None:
+    """Make every new log record carry its message (and traceback) already redacted."""
+    global _logs_redacted
+    with _log_lock:
+        if _logs_redacted:
+            return
+        _logs_redacted = True
+        previous = logging.getLogRecordFactory()
+
+        def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+            record = previous(*args, **kwargs)
+            try:
+                record.msg, record.args = redact(record.getMessage()), None
+            except Exception:  # a malformed call: logging reports it when it formats it
+                return record
+            if record.exc_info and record.exc_info[0] is not None:
+                record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+            if record.stack_info:
+                record.stack_info = redact(record.stack_info)
+            return record
+
+        logging.setLogRecordFactory(factory)
 
 
 def load_api_key() -> str:
@@ -96,7 +129,29 @@ KEY_SHAPES = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-]{16,}|\bBearer\s+[A-Za-z0
 
 def redact(text: str) -> str:
     """``text`` with every known API key, and anything shaped like one, replaced."""
-    for key in _known_keys:
+    for key in tuple(_known_keys):
         if key and len(key) >= 4:
             text = text.replace(key, "[redacted]")
     return KEY_SHAPES.sub("[redacted]", text)
+
+
+def scrub(value: Any) -> Any:
+    """``value`` with ``redact`` applied to every string in it (keys of dicts too)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {scrub(key): scrub(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [scrub(item) for item in value]
+    return value
+
+
+def scrub_event(event: E) -> E:
+    """``event`` itself when it holds no secret, else a copy with every secret redacted."""
+    changes = {}
+    for item in dataclasses.fields(event):  # type: ignore[arg-type]
+        value = getattr(event, item.name)
+        clean = scrub(value)
+        if clean != value:
+            changes[item.name] = clean
+    return dataclasses.replace(event, **changes) if changes else event  # type: ignore[type-var]

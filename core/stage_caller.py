@@ -22,6 +22,7 @@ from core.stages import tool_definition
 T = TypeVar("T")
 FATAL_STATUSES = {0, 401, 403, 404}
 MAX_FAILURES_IN_A_ROW = 3
+REPAIR_ECHO_CAP = 4000
 
 
 class RunAborted(Exception):
@@ -157,10 +158,21 @@ def tool_message(call_id: str, content: str) -> Message:
 
 
 def repair_messages(reply: Reply, tool: str, problem: str) -> list[Message]:
-    """The invalid reply and the error, paired exactly as the protocol requires."""
+    """The invalid reply and the error, paired exactly as the protocol requires.
+
+    What the model said is echoed back cut to ``REPAIR_ECHO_CAP`` characters: a runaway
+    reply must not be sent back in full (a megabyte of text would overflow the context).
+    """
     fix = f"Error: {problem}. Call {tool} again with arguments that match its schema."
     if reply.tool_calls:
-        calls = [ToolCall(id=c.id or f"invalid_{i}", name=c.name, arguments=c.arguments)
+        calls = [ToolCall(id=c.id or f"invalid_{i}", name=c.name, arguments=clip(c.arguments))
                  for i, c in enumerate(reply.tool_calls)]
         return [assistant_calls(calls)] + [tool_message(c.id, fix) for c in calls]
-    return [{"role": "assistant", "content": reply.text or ""}, {"role": "user", "content": fix}]
+    return [{"role": "assistant", "content": clip(reply.text or "")},
+            {"role": "user", "content": fix}]
+
+
+def clip(text: str, limit: int = REPAIR_ECHO_CAP) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f" [… {len(text) - limit:,} more characters cut]"

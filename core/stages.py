@@ -167,7 +167,7 @@ def parse_analysis(args: dict[str, Any]) -> Analysis:
     if data["clarification_needed"] and not data["clarification_questions"]:
         raise SchemaError("$.clarification_questions: give at least one question when "
                           "clarification_needed is true")
-    return Analysis(**data)
+    return Analysis(**{name: data[name] for name in REQUEST_ANALYSER["properties"]})
 
 
 def parse_phases(args: dict[str, Any]) -> dict[str, Any]:

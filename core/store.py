@@ -255,11 +255,14 @@ class Store:
                          f"no run {run_id}")
 
     def mark_interrupted(self) -> int:
-        """``running`` runs whose process is gone (killed, crashed) become ``interrupted``.
+        """``running`` runs whose process is gone (killed, crashed) become ``interrupted``,
+        and the temp files their unfinished writes left in the workspace are deleted.
 
         Runs of another live PhaseDesk process (a headless run beside the window) are left
         alone; call this at startup, before this process starts runs of its own.
         """
+        from core.tools.checkpoint import sweep_interrupted
+
         with self._tx() as conn:
             orphans = [row[0] for row in conn.execute(
                 "SELECT id, owner_pid FROM runs WHERE status = 'running'").fetchall()
@@ -269,7 +272,9 @@ class Store:
                     "UPDATE runs SET status = 'interrupted', finished_at = COALESCE("
                     "(SELECT MAX(at) FROM events WHERE run_id = runs.id), started_at) "
                     "WHERE id = ?", (run_id,))
-            return len(orphans)
+        for run_id in orphans:
+            sweep_interrupted(run_id)
+        return len(orphans)
 
     def close(self) -> None:
         with self._lock:
@@ -325,7 +330,7 @@ def _alive(pid: int | None) -> bool:
 
 
 def _title(title: str) -> str:
-    return " ".join(title.split())[:200] or "New conversation"
+    return secrets.redact(" ".join(title.split()))[:200] or "New conversation"
 
 
 def _run_info(row: sqlite3.Row) -> RunInfo:

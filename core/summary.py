@@ -46,15 +46,19 @@ class RunTally:
         return f"{line} ({self.reason})" if self.reason else line
 
 
+class SummaryUnavailable(Exception):
+    """The summarizer gave nothing usable; the message says why, for the fallback summary."""
+
+
 async def model_summary(caller: StageCaller, base: list[Message], tally: RunTally,
-                        context_window: int) -> Summary | None:
+                        context_window: int) -> Summary:
     reports, _ = degraded_reports(tally.records, max(context_window // 3, 1000))
     messages = list(base) + [{"role": "user",
                               "content": summarizer_instruction(tally.status_line(), reports)}]
     result = await caller.call("summarizer", messages, "summarizer", SUMMARIZER, parse_summary,
                                counted=False)
     if result.value is None:
-        return None
+        raise SummaryUnavailable(result.problem or "its reply was unusable")
     data = result.value
     return Summary(final_summary=data["final_summary"], phases_completed=tally.phases_completed,
                    total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,

@@ -39,8 +39,9 @@ class Reply:
 
 class ModelError(Exception):
     """A model call failed. ``message`` is written for a person; ``status`` is the HTTP status
-    (0 when the endpoint could not be reached at all); ``raw`` is what the server said, which
-    a replay feeds back through the same translation."""
+    (0 when the endpoint could not be reached at all, None when there was none: a broken
+    connection, an unreadable reply); ``raw`` is what the server said, which a replay feeds
+    back through the same translation."""
 
     def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
                  unreachable: bool = False, raw: str = "") -> None:
@@ -104,4 +105,7 @@ def _call_to_script(call: ToolCall) -> dict[str, Any]:
 
 
 def error_to_script(error: ModelError) -> dict[str, Any]:
-    return {"error": {"status": error.status or 0, "message": error.raw}}
+    """A failed call in the scripted-model format: ``status`` 0 when the endpoint could not be
+    reached, null when it answered with something unusable (or the connection broke)."""
+    status = 0 if error.unreachable else error.status
+    return {"error": {"status": status, "message": error.raw}}

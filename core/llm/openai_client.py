@@ -50,19 +50,34 @@ def translate_error(exc: Exception, where: str = "") -> ModelError:
                           retryable=True)
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc
-        return ModelError(redact(f"the model could not be reached{place}: {cause}"), status=0,
-                          retryable=True, unreachable=True, raw=redact(str(cause)))
+        if not _broke_off(cause):
+            return ModelError(redact(f"the model could not be reached{place}: {cause}"), status=0,
+                              retryable=True, unreachable=True, raw=redact(str(cause)))
+        detail = str(cause) or type(cause).__name__
+        return ModelError(redact(f"the connection to the model broke off before its reply was "
+                                 f"complete{place}: {detail}"), retryable=True)
     if isinstance(exc, openai.APIStatusError):
         detail = _status_detail(exc)
         status = exc.status_code
         words = {401: "the endpoint refused the API key", 403: "access was denied",
                  404: "the model or URL was not found", 429: "the endpoint is rate limiting",
-                 400: "the endpoint rejected the request"}.get(status, "the model server failed")
+                 400: "the endpoint rejected the request",
+                 408: "the endpoint gave up waiting for the request",
+                 }.get(status, "the model server failed")
         return ModelError(redact(f"{words} (HTTP {status}){place}: {detail}"), status=status,
                           retryable=status in (408, 409, 429) or status >= 500,
                           raw=redact(detail))
     return ModelError(redact(f"the endpoint sent a reply that could not be read{place}: "
                              f"{type(exc).__name__}: {exc}"), status=None)
+
+
+def _broke_off(cause: BaseException) -> bool:
+    """Whether a connection error happened after the endpoint was reached (a reset or a cut
+    reply) rather than while connecting (refused, unknown host)."""
+    http = http_module()
+    return isinstance(cause, http.TransportError) and not isinstance(
+        cause, (http.ConnectError, http.TimeoutException, http.ProxyError,
+                http.UnsupportedProtocol))
 
 
 def _status_detail(exc: openai.APIStatusError) -> str:

@@ -5,7 +5,9 @@ File format: ``{"replies": [R, ...]}``, one R consumed per model call:
 a tool call with exactly this argument text (malformed JSON included);
 ``{"tool_calls": [{"tool": ..., "arguments": ...}, ...]}`` several calls; ``{"text": "..."}``
 a text answer; ``{"error": {"status": 500|429|408|0, "message": "..."}}`` the call raises
-what the OpenAI SDK raises for that status (0 = connection refused). Optional on any R:
+what the OpenAI SDK raises for that status (0 = connection refused); ``"status": null`` is
+a reply that could not be used (a broken connection, an unreadable body): the call fails
+with exactly that message. Optional on any R:
 ``"usage": {"prompt_tokens": n, "completion_tokens": m}`` and ``"delay_s": seconds``.
 When the replies run out, every further call fails with a ``ModelError``.
 """
@@ -39,7 +41,8 @@ def check_reply(reply: Any, index: int) -> dict[str, Any]:
         raise ScriptError(f"{where}: needs one of tool, tool_calls, text, error")
     if "error" in reply:
         error = reply["error"]
-        if not isinstance(error, dict) or not isinstance(error.get("status", 500), int):
+        status = error.get("status", 500) if isinstance(error, dict) else ""
+        if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
             raise ScriptError(f"{where}.error: expected {{\"status\": int, \"message\": str}}")
     for i, call in enumerate(reply.get("tool_calls", [])):
         if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
@@ -88,8 +91,10 @@ class ScriptedModel:
         await asyncio.sleep(float(reply.get("delay_s", 0)))
         if "error" in reply:
             error = reply["error"]
-            raise translate_error(sdk_error(int(error.get("status", 500)),
-                                            str(error.get("message", "scripted error"))))
+            message = str(error.get("message", "scripted error"))
+            if error.get("status", 500) is None:
+                raise ModelError(message, retryable=True)
+            raise translate_error(sdk_error(int(error.get("status", 500)), message))
         calls = self._calls(reply, number)
         text = reply.get("text") if "text" in reply else None
         out = (text or "") + "".join(c.arguments for c in calls)

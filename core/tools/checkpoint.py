@@ -235,6 +235,34 @@ class Checkpoint:
         atomic_write(self.folder / "manifest.json", text, 0o600)
 
 
+def sweep_interrupted(run_id: str) -> list[str]:
+    """Delete the temp files a killed run left beside the files it was writing.
+
+    ``atomic_write`` names them ``.NAME.XXXXXXXX.tmp`` in the target's folder; a run that
+    dies between creating one and renaming it leaves it behind. Only that pattern is
+    removed, and only beside files the run's checkpoint lists. Returns the paths removed.
+    """
+    try:
+        data = json.loads((checkpoint_dir(run_id) / "manifest.json").read_text(encoding="utf-8"))
+        workspace, files = Path(data["workspace"]), list(data["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    removed: list[str] = []
+    for rel in files:
+        try:
+            target = paths.resolve(workspace, rel)
+            entries = list(os.scandir(target.real.parent))
+        except (ToolError, OSError):
+            continue
+        leftover = re.compile(rf"\.{re.escape(target.real.name)}\.[a-z0-9_]{{8}}\.tmp")
+        for entry in entries:
+            if leftover.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed.append(os.path.relpath(entry.path, target.root).replace(os.sep, "/"))
+    return removed
+
+
 def undo_run(run_id: str) -> UndoReport:
     """Undo every file change of run ``run_id``; all or nothing."""
     try:

@@ -126,7 +126,10 @@ async def _commit(ctx: ToolContext, target: paths.Resolved, data: bytes,
     if not await ctx.approve("write", f"{target.rel} ({len(data)} bytes)"):
         raise ToolError("denied by user")
     checkpoint = Checkpoint.of(ctx.run)
-    change = await asyncio.to_thread(_write, checkpoint, target, data, expected)
+    try:
+        change = await asyncio.to_thread(_write, checkpoint, target, data, expected)
+    except OSError as exc:  # a full disk, a read-only folder: a failed task, not a crash
+        raise ToolError(f"could not write {target.rel}: {exc.strerror or exc}") from None
     ctx.run.read_paths.add(target.rel)
     ctx.emit(FileChanged(path=target.rel, change=change, bytes=len(data), task_id=ctx.task_id))
     return change

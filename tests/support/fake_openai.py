@@ -1,8 +1,13 @@
 """A local OpenAI-compatible HTTP server for protocol and fault tests (loopback only).
 
-It serves replies in the scripted-model format, one per POST to
-``/v1/chat/completions``, and records every request body. A reply may carry a
-``fault`` instead: ``{"fault": "reset"}`` and friends (see ``FAULTS``).
+Replies are in the scripted-model format. They come either from one list, one per POST
+(``FakeOpenAI(replies)``), or per stage (``FakeOpenAI(stages={...})``): a request's stage
+is the name in its forced ``tool_choice``, or ``"auto"``; each stage has a queue of
+replies whose last one repeats. ``Inject`` puts a fault (see ``FAULTS``) on chosen
+requests of a stage; a reply may also carry ``{"fault": NAME}`` itself. Every request is
+recorded with its stage, the fault it got and when it arrived. A hang never outlasts
+``hang_s`` nor the server, and the server shuts itself down after ``lifetime_s``.
+``on_request(stage, number)`` runs before each reply (to change the world mid-run).
 """
 
 from __future__ import annotations
@@ -11,37 +16,63 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-FAULTS = ("reset", "hang", "truncated", "retry_after", "oversized", "empty_choices", "not_json")
+from tests.support.fault_replies import CONTENT_FAULTS, completion_body, content_fault
+
+TRANSPORT_FAULTS = ("http_500", "http_429", "timeout", "reset", "truncated", "truncated_sse",
+                    "not_json", "empty_choices", "down")
+FAULTS = TRANSPORT_FAULTS + CONTENT_FAULTS
+RST = b"\x01\x00\x00\x00\x00\x00\x00\x00"  # SO_LINGER on, 0 s: close() sends a reset
 
 
-def completion_body(reply: dict[str, Any], number: int) -> dict[str, Any]:
-    calls = reply.get("tool_calls") or ([reply] if "tool" in reply else [])
-    tool_calls = []
-    for i, spec in enumerate(calls):
-        arguments = spec["raw_arguments"] if "raw_arguments" in spec else json.dumps(
-            spec.get("arguments", {}))
-        tool_calls.append({"id": f"call_{number}_{i}", "type": "function",
-                           "function": {"name": spec["tool"], "arguments": arguments}})
-    message: dict[str, Any] = {"role": "assistant", "content": reply.get("text")}
-    if tool_calls:
-        message["tool_calls"] = tool_calls
-    usage = reply.get("usage", {"prompt_tokens": 100, "completion_tokens": 20})
-    return {"id": f"chatcmpl-{number}", "object": "chat.completion", "created": int(time.time()),
-            "model": "fake-model",
-            "choices": [{"index": 0, "message": message,
-                         "finish_reason": "tool_calls" if tool_calls else "stop"}],
-            "usage": {**usage, "total_tokens": sum(usage.values())}}
+@dataclass(frozen=True)
+class Inject:
+    """``fault`` on requests ``at`` … ``at + times - 1`` of ``stage`` (counted from 1)."""
+
+    stage: str
+    fault: str
+    at: int = 1
+    times: int = 2
+
+    def hits(self, stage: str, number: int) -> bool:
+        return stage == self.stage and self.at <= number < self.at + self.times
+
+
+def refused_url() -> str:
+    """A loopback base URL on a port nobody listens on (connection refused)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def request_stage(body: dict[str, Any]) -> str:
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict):
+        return str(choice.get("function", {}).get("name", "?"))
+    return "auto"
 
 
 class FakeOpenAI:
-    def __init__(self, replies: list[dict[str, Any]], hang_s: float = 5.0) -> None:
-        self.replies = list(replies)
+    def __init__(self, replies: list[dict[str, Any]] | None = None, *,
+                 stages: dict[str, list[dict[str, Any]]] | None = None,
+                 inject: list[Inject] | tuple[Inject, ...] = (), hang_s: float = 5.0,
+                 retry_after: float = 1, lifetime_s: float = 120.0,
+                 on_request: Callable[[str, int], None] | None = None) -> None:
+        self.replies = list(replies or [])
+        self.stages = {name: list(queue) for name, queue in (stages or {}).items()}
+        self.inject = list(inject)
         self.requests: list[dict[str, Any]] = []
         self.hang_s = hang_s
+        self.retry_after = retry_after
+        self.on_request = on_request
+        self._seen: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._closing = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -53,77 +84,154 @@ class FakeOpenAI:
             def do_POST(self) -> None:  # noqa: N802 (http.server naming)
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                with server._lock:
-                    server.requests.append({"path": self.path, "body": body,
-                                            "headers": dict(self.headers)})
-                    number = len(server.requests)
-                    reply = server.replies.pop(0) if server.replies else {
-                        "error": {"status": 500, "message": "no scripted reply left"}}
+                reply, number, stage, nth = server._next(body, dict(self.headers), self.path)
+                if server.on_request is not None:
+                    server.on_request(stage, nth)
                 server.respond(self, reply, number)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = _QuietServer(("127.0.0.1", 0), Handler)
+        self._address = self._server.server_address[:2]
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._timer = threading.Timer(lifetime_s, self.close)
+        self._timer.daemon = True
+        self._stopped = False
 
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
+        host, port = self._address
         return f"http://{host}:{port}/v1"
 
-    def __enter__(self) -> "FakeOpenAI":
+    def __enter__(self) -> FakeOpenAI:
         self._thread.start()
+        self._timer.start()
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop serving (idempotent); any hanging reply is released at once."""
+        self._closing.set()
+        self._timer.cancel()
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self._stop_listening()
         self._server.shutdown()
         self._server.server_close()
 
+    def _stop_listening(self) -> None:
+        """Refuse new connections at once (a listening socket shut down refuses them)."""
+        try:
+            self._server.socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def _next(self, body: dict[str, Any], headers: dict[str, str], path: str
+              ) -> tuple[dict[str, Any], int, str, int]:
+        """(reply, request number, stage, the stage's request number) for one request."""
+        stage = request_stage(body)
+        with self._lock:
+            nth = self._seen[stage] = self._seen.get(stage, 0) + 1
+            rule = next((i for i in self.inject if i.hits(stage, nth)), None)
+            normal = self._normal(stage, advance=rule is None)
+            if rule is None:
+                reply = normal
+            elif rule.fault in CONTENT_FAULTS:
+                reply = content_fault(rule.fault, stage, normal)
+            else:
+                reply = {"fault": rule.fault}
+            self.requests.append({"path": path, "body": body, "headers": headers,
+                                  "stage": stage, "fault": reply.get("fault", "") or
+                                  (rule.fault if rule else ""), "at": time.monotonic()})
+            return reply, len(self.requests), stage, nth
+
+    def _normal(self, stage: str, advance: bool) -> dict[str, Any]:
+        queue = self.stages.get(stage)
+        if queue:
+            return queue.pop(0) if advance and len(queue) > 1 else queue[0]
+        if self.replies:
+            return self.replies.pop(0) if advance else self.replies[0]
+        return {"error": {"status": 500, "message": "no scripted reply left"}}
+
     def respond(self, handler: BaseHTTPRequestHandler, reply: dict[str, Any], number: int) -> None:
-        fault = reply.get("fault")
-        if fault == "reset":
-            handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                                          b"\x01\x00\x00\x00\x00\x00\x00\x00")
-            handler.connection.close()
+        fault = reply.get("fault", "")
+        if fault in ("timeout", "hang"):
+            self._closing.wait(self.hang_s)
+            _drop(handler, reset=False)
             return
-        if fault == "hang":
-            time.sleep(self.hang_s)
-            handler.close_connection = True
+        if fault == "down":
+            self._stop_listening()
+            threading.Thread(target=self.close, daemon=True).start()
+            _drop(handler, reset=True)
             return
+        if fault == "http_500":
+            reply = {"error": {"status": 500, "message": "upstream model crashed"}}
+        elif fault == "http_429":
+            reply = {"error": {"status": 429, "message": "slow down"},
+                     "retry_after": self.retry_after}
         if "error" in reply:
             status = int(reply["error"].get("status", 500))
             headers = {"Retry-After": str(reply["retry_after"])} if "retry_after" in reply else {}
-            self._send(handler, status, {"error": {"message": reply["error"].get("message", ""),
-                                                   "type": "server_error"}}, headers)
+            raw = json.dumps({"error": {"message": reply["error"].get("message", ""),
+                                        "type": "server_error"}}).encode()
+            _send(handler, status, raw, headers)
             return
         body = completion_body(reply, number)
         if fault == "empty_choices":
             body["choices"] = []
-        raw = json.dumps(body).encode()
-        if fault == "truncated":
-            handler.send_response(200)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(raw)))
-            handler.end_headers()
+        raw = b"<html>bad gateway</html>" if fault == "not_json" else json.dumps(body).encode()
+        if fault in ("reset", "truncated"):
+            _send_head(handler, 200, {"Content-Length": str(len(raw))})
             handler.wfile.write(raw[: len(raw) // 2])
             handler.wfile.flush()
-            handler.close_connection = True
+            _drop(handler, reset=fault == "reset")
+        elif fault == "truncated_sse":
+            _send_head(handler, 200, {"Content-Type": "text/event-stream",
+                                      "Transfer-Encoding": "chunked"})
+            event = b"data: " + raw[:60]
+            handler.wfile.write(b"%x\r\n%s" % (len(event) + 200, event))
+            handler.wfile.flush()
+            _drop(handler, reset=False)
+        else:
+            _send(handler, 200, raw, {})
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Connections the faults cut on purpose are not errors worth a traceback."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        return None
+
+
+def _send_head(handler: BaseHTTPRequestHandler, status: int, headers: dict[str, str]) -> None:
+    handler.send_response(status)
+    headers = {"Content-Type": "application/json", **headers}
+    for name, value in headers.items():
+        handler.send_header(name, value)
+    handler.end_headers()
+
+
+def _send(handler: BaseHTTPRequestHandler, status: int, raw: bytes,
+          headers: dict[str, str]) -> None:
+    _send_head(handler, status, {"Content-Length": str(len(raw)), **headers})
+    handler.wfile.write(raw)
+
+
+def _drop(handler: BaseHTTPRequestHandler, reset: bool) -> None:
+    """End the connection without (the rest of) a reply: a FIN, or a reset."""
+    handler.close_connection = True
+    try:
+        handler.wfile.flush()
+        if not reset:
             handler.connection.shutdown(socket.SHUT_RDWR)
             return
-        if fault == "not_json":
-            raw = b"<html>bad gateway</html>"
-        self._send_raw(handler, 200, raw, {})
-
-    def _send(self, handler: BaseHTTPRequestHandler, status: int, body: dict[str, Any],
-              headers: dict[str, str]) -> None:
-        self._send_raw(handler, status, json.dumps(body).encode(), headers)
-
-    @staticmethod
-    def _send_raw(handler: BaseHTTPRequestHandler, status: int, raw: bytes,
-                  headers: dict[str, str]) -> None:
-        handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(raw)))
-        for name, value in headers.items():
-            handler.send_header(name, value)
-        handler.end_headers()
-        handler.wfile.write(raw)
+        handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RST)
+        handler.rfile.close()
+        handler.wfile.close()
+        handler.connection.close()
+    except OSError:
+        pass

@@ -1,0 +1,161 @@
+"""Durability and Stop on the real headless process: SIGKILL at random points, Stop during a
+long command, Stop twice."""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from core.store import Store
+from core.tools import paths
+from core.tools.checkpoint import Checkpoint
+from tests.faults.headless_proc import (ORIGINAL_A, Headless, command_script, versions,
+                                        writing_script)
+
+SEED = 20261121
+KILLS = 20
+TREE = ("sh -c 'sleep 30 & echo $! > grandchild.pid; wait' & echo $! > child.pid; "
+        "echo $$ > shell.pid; wait")
+
+
+def fresh_workspace(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "a.txt").write_text(ORIGINAL_A, encoding="utf-8")
+    return folder
+
+
+def check_files(ws: Path, context: str) -> None:
+    """Every file is absent, the original, or a complete version the script writes."""
+    allowed = versions()
+    present = {p.name for p in ws.iterdir()}
+    assert present <= set(allowed), f"{context}: stray files {present - set(allowed)}"
+    for name, contents in allowed.items():
+        path = ws / name
+        content = path.read_text(encoding="utf-8") if path.exists() else None
+        assert content in contents, f"{context}: {name} is torn ({len(content or '')} chars)"
+
+
+def check_history(db: Path, printed: list[dict], context: str) -> None:
+    """The DB opens, holds every printed event in order, and marks the run interrupted."""
+    run_id = printed[0]["run_id"]
+    with Store(db) as store:
+        assert store._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok", context
+        stored = store.events(run_id)
+        assert stored[:len(printed)] == printed, context
+        assert len(stored) - len(printed) in (0, 1), context  # killed between commit and print
+        assert store.mark_interrupted() == 1, context
+        run = store.run(run_id)
+        assert run is not None and run["status"] == "interrupted", context
+        assert run["llm_calls"] == sum(e["kind"] == "llm_call" for e in stored), context
+
+
+@pytest.mark.timeout(240)
+def test_sigkill_at_20_random_points_keeps_history_and_files_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("PHASEDESK_HOME", str(home))  # the checkpoints of the killed runs
+    reference = Headless(home, fresh_workspace(tmp_path / "reference"), writing_script())
+    assert reference.finish() == 0, reference.stderr()
+    total = len(reference.events())
+    assert [e["kind"] for e in reference.events()][-2:] == ["summary", "run_finished"]
+    check_files(tmp_path / "reference", "reference run")
+    rng = random.Random(SEED)
+    for attempt in range(KILLS):
+        ws = fresh_workspace(tmp_path / f"ws-{attempt}")
+        after, pause = rng.randint(1, total - 4), rng.uniform(0.0, 0.12)
+        context = f"seed {SEED}, attempt {attempt}: killed {pause:.3f} s after event {after}"
+        run = Headless(home, ws, writing_script())
+        run.wait_for(after)
+        time.sleep(pause)  # the random kill point, not a synchronisation
+        assert run.kill() == -signal.SIGKILL, f"{context}: it ended by itself"
+        printed = run.events()
+        assert len(printed) >= after, context
+        check_history(home / "data" / "history.sqlite3", printed, context)
+        check_files(ws, context)
+
+
+def test_temp_files_of_a_killed_write_are_swept_when_the_run_is_marked_interrupted(
+        tmp_path: Path) -> None:
+    ws = fresh_workspace(tmp_path / "ws")
+    (ws / "sub").mkdir()
+    with Store() as store:
+        run_id = store.start_run(store.create_conversation("killed"), "write", "phase",
+                                 "scripted", "script", {})
+        checkpoint = Checkpoint(run_id, ws)
+        for rel in ("a.txt", "sub/new.txt"):
+            checkpoint.before_write(paths.resolve(ws, rel))
+        left = [ws / ".a.txt.k3j_9x2q.tmp", ws / "sub" / ".new.txt.0a1b2c3d.tmp"]
+        kept = [ws / ".a.txt.notes.tmp", ws / ".b.txt.k3j_9x2q.tmp", ws / "sub" / "x.tmp"]
+        for path in left + kept:
+            path.write_text("half a file", encoding="utf-8")
+        assert store.mark_interrupted() == 1
+    assert [p.exists() for p in left] == [False, False]
+    assert [p.exists() for p in kept] == [True, True, True]
+    assert (ws / "a.txt").read_text(encoding="utf-8") == ORIGINAL_A
+
+
+def pids(ws: Path) -> list[int]:
+    names = ("shell", "child", "grandchild")
+    deadline = time.monotonic() + 10
+    while not all((ws / f"{n}.pid").exists() and (ws / f"{n}.pid").read_text().strip()
+                  for n in names):
+        assert time.monotonic() < deadline, "the command never started its children"
+        time.sleep(0.01)
+    return [int((ws / f"{n}.pid").read_text()) for n in names]
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def test_stop_during_a_long_command_ends_its_tree_within_2_s_and_summarises(
+        tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    run = Headless(tmp_path / "home", ws, command_script(TREE))
+    run.wait_for(kind="task_started")
+    tree = pids(ws)
+    assert all(alive(pid) for pid in tree)
+    run.stop()
+    stopped = time.monotonic()
+    while any(alive(pid) for pid in tree):
+        assert time.monotonic() - stopped < 2.0, [p for p in tree if alive(p)]
+        time.sleep(0.01)
+    assert run.finish() == 0, run.stderr()
+    events = run.events()
+    assert [e["kind"] for e in events][-2:] == ["summary", "run_finished"]
+    assert events[-1]["status"] == "cancelled"
+    finished = [e for e in events if e["kind"] == "task_finished"]
+    assert [(e["status"], "cancelled" in e["error"]) for e in finished] == [("failed", True)]
+    assert events[-2]["generated_by"] == "model" and "Stopped" in events[-2]["final_summary"]
+
+
+def test_stop_twice_quickly_ends_at_once_with_a_fallback_summary(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    run = Headless(tmp_path / "home", ws, command_script("sleep 30", summary_delay_s=20))
+    run.wait_for(kind="task_started")
+    run.stop()
+    run.wait_for(kind="task_finished")  # two signals sent at once would arrive as one
+    run.stop()
+    stopped = time.monotonic()
+    assert run.finish() == 0, run.stderr()
+    assert time.monotonic() - stopped < 5
+    events = run.events()
+    kinds = [e["kind"] for e in events]
+    assert kinds[-2:] == ["summary", "run_finished"] and kinds.count("summary") == 1
+    assert events[-2]["generated_by"] == "fallback"
+    assert "Stop was pressed" in events[-2]["final_summary"]
+    assert events[-1]["status"] == "cancelled"
+    assert "Traceback" not in run.stderr()
+    with sqlite3.connect(tmp_path / "home" / "data" / "history.sqlite3") as db:
+        assert db.execute("SELECT status FROM runs").fetchall() == [("cancelled",)]
