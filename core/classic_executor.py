@@ -23,7 +23,7 @@ from core.models.task import Task
 from core.prompts import CLASSIC_SYSTEM
 from core.reports import PhaseRecord
 from core.schema import SchemaError, coerce
-from core.stage_caller import assistant_calls, tool_message
+from core.stage_caller import assistant_calls, clip, tool_message
 from core.classic_loops import LoopDetector
 
 LOOP_NOTE = ("Loop detected: you already made this exact call ({call}); its result is above. "
@@ -123,7 +123,9 @@ class ClassicExecutor(EngineBase):
                                    reasoning="", tasks=[t.card() for t in tasks]))
             await self.executor.execute(tasks, 1)
         by_call = {calls[t.id - 1].id: t for t in tasks}
-        self.messages.append(assistant_calls(calls))
+        self.messages.append(assistant_calls([
+            c if c.id in by_call else ToolCall(id=c.id, name=c.name, arguments=clip(c.arguments))
+            for c in calls]))
         for call in calls:
             task = by_call.get(call.id)
             self.messages.append(tool_message(call.id, for_model(task) if task else answers[call.id]))

@@ -95,3 +95,14 @@ def test_invalid_and_unknown_calls_are_answered_not_executed(ws: Path) -> None:
     assert any("unknown tool 'format_disk'" in c for c in contents)
     assert any("arguments are not JSON" in c for c in contents)
     assert events[-1].status == "completed"
+
+
+def test_a_huge_malformed_call_is_not_resent_in_full(ws: Path) -> None:
+    huge = "{" + "x" * 500_000
+    events, model = run([
+        {"tool_calls": [{"tool": "read_file", "raw_arguments": huge}]},
+        {"text": "gave up"},
+    ], ws, request="read", use_phase_task=False)
+    echoed = model.requests[1]["messages"][-2]["tool_calls"][0]["function"]["arguments"]
+    assert len(echoed) < 5000
+    assert events[-1].status == "completed"
