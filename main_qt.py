@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
+
+BUNDLED_MODEL_DIR = "models"  # where build.spec puts the gguf inside the frozen bundle
+
+
+def _use_bundled_model() -> None:
+    """In the PyInstaller bundle (where this file sits at the bundle's root) the embedded
+    provider finds its gguf through ``PHASEDESK_GGUF``; a value the person set wins."""
+    if getattr(sys, "frozen", False):
+        bundled = sorted((Path(__file__).resolve().parent / BUNDLED_MODEL_DIR).glob("*.gguf"))
+        if bundled:
+            os.environ.setdefault("PHASEDESK_GGUF", str(bundled[0]))
 
 
 def main(argv: list[str] | None = None) -> int:
+    _use_bundled_model()
     args = list(sys.argv[1:] if argv is None else argv)
     if "--headless" in args or any(a in args for a in ("--list-runs", "--export", "--undo")):
         from core.headless import main as headless_main
