@@ -129,9 +129,16 @@ async def _run(settings: Settings, workspace: Path, model: Any, request: str,
 
         attach_dump(engine, Path(args.dump_context))
     interactive = sys.stdin.isatty() and not args.jsonl
+    printing = True
     try:
         async for event in recorder.wrap(engine.run(request, previous_analysis=previous)):
-            _print(event, args.jsonl)
+            if printing:
+                try:
+                    _print(event, args.jsonl)
+                except BrokenPipeError:  # the reader went away (`| head`): stop, keep recording
+                    printing = False
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                    engine.cancel()
             if isinstance(event, ApprovalRequested):
                 engine.answer_approval(event.request_id,
                                        await _ask(event, args.yes, interactive))

@@ -7,7 +7,7 @@ phase planning and every Plan/Judge/Think call; analysis and the summary are out
 
 from __future__ import annotations
 
-from core.events import Clarification, PhasesPlanned, RequestAnalysed
+from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
 from core.llm.base import Message
 from core.models.phase import Phase
 from core.phase_rounds import PhaseRunner
@@ -43,7 +43,12 @@ class PhaseTaskExecutor(EngineBase):
                                       constraints=analysis.constraints,
                                       complexity=analysis.complexity,
                                       estimated_phases=analysis.estimated_phases))
-            if analysis.clarification_needed:
+            if analysis.clarification_needed and self.model.provider == "embedded":
+                self.emit(Notice(level="info", stage="request_analyser", message=(
+                    "The offline demo model asked for clarification (" + "; ".join(
+                        analysis.clarification_questions) + "); it cannot judge that "
+                    "reliably, so the run continues with the request as it is.")))
+            elif analysis.clarification_needed:
                 self.emit(Clarification(questions=analysis.clarification_questions,
                                         analysis=analysis.__dict__.copy()))
                 return "clarification_needed"

@@ -8,6 +8,7 @@ the model can act on.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -219,5 +220,12 @@ def parse_think(args: dict[str, Any]) -> dict[str, Any]:
     return coerce(args, THINK)
 
 
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
 def parse_summary(args: dict[str, Any]) -> dict[str, Any]:
-    return coerce(args, SUMMARIZER)
+    data = coerce(args, SUMMARIZER)
+    if len(WORD.findall(data["final_summary"])) < 3:
+        raise SchemaError("$.final_summary: describe the run in words (what was done, what "
+                          "changed, what is left)")
+    return data

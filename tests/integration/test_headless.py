@@ -119,3 +119,19 @@ def test_non_tty_denies_commands_unless_yes(tmp_path: Path, isolated_home: Path)
     allowed = headless(isolated_home, "--headless", "--yes", "--workspace", str(ws),
                        "--model-script", str(script), "make a file", stdin="")
     assert allowed.returncode == 0 and (ws / "made.txt").exists()
+
+
+def test_a_closed_pipe_stops_the_run_quietly(tmp_path: Path, isolated_home: Path) -> None:
+    env = {**os.environ, "PHASEDESK_HOME": str(isolated_home)}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "main_qt.py"), "--headless", "--jsonl",
+                             "--workspace", str(demo_workspace(tmp_path)), "--model-script",
+                             str(DEMO), REQUEST], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in proc.stderr.read()
+    assert json.loads(first)["kind"] == "run_started"
+    listed = headless(isolated_home, "--list-runs").stdout
+    assert "cancelled" in listed or "completed" in listed

@@ -240,3 +240,26 @@ def test_cancel_mid_round_still_summarises(ws: Path) -> None:
     assert "cancelled" in of(events, "task_finished")[0].error
     assert final.generated_by == "model" and "Stopped" in final.final_summary
 
+
+
+def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) -> None:
+    from core.llm.scripted import ScriptedModel
+    from core.runner import create_engine
+    from tests.support.script import settings
+
+    class OfflineScripted(ScriptedModel):
+        provider = "embedded"
+
+    model = OfflineScripted([analysis(questions=["What do you mean?"]), phases((1, "Look", [])),
+                             plan(task(1, "list_files")), judge([1]), summary()])
+
+    async def go() -> list:
+        engine = create_engine(settings(), ws, model=model)
+        return [e async for e in engine.run("list the files")]
+
+    events = asyncio.run(go())
+    final, finished = ending(events)
+    assert of(events, "clarification") == []
+    assert any("offline demo model asked for clarification" in n.message
+               for n in of(events, "notice"))
+    assert finished.status == "completed" and len(of(events, "task_finished")) == 1

@@ -94,3 +94,12 @@ def test_clarification_needs_questions() -> None:
 def test_long_strings_are_cut_not_refused() -> None:
     data = analysis(goal="x" * 1000)["arguments"]
     assert len(parse_analysis(data).core_goal) == 300
+
+
+def test_a_summary_without_words_is_invalid() -> None:
+    from core.stages import parse_summary
+    from tests.support.script import summary
+
+    with pytest.raises(SchemaError, match="in words"):
+        parse_summary(summary("{ { 0 }} ({1})")["arguments"])
+    assert parse_summary(summary("Read two files and changed the port.")["arguments"])
