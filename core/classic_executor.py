@@ -146,7 +146,7 @@ class ClassicExecutor(EngineBase):
 
     def _compact(self) -> None:
         settings = self.settings
-        limit = int(settings.context_window * settings.compaction_threshold)
+        limit = int(self.context_window * settings.compaction_threshold)
         result = compact(self.messages, 2, self._round_starts, 2, rounds_digest, limit)
         if result is None:
             return

@@ -42,6 +42,8 @@ class EngineBase:
         self.run_id = run_id or uuid.uuid4().hex
         self.run_state = RunState(workspace=Path(workspace).resolve(), run_id=self.run_id)
         self.accounting = Accounting(budget=settings.max_iterations)
+        window = getattr(model, "context_window", None)
+        self.context_window = min(settings.context_window, window or settings.context_window)
         self.approvals = ApprovalBroker(settings, self.emit)
         self.caller = StageCaller(model, self.accounting, self.emit)
         self.executor = Executor(tools, self.run_state, self.approvals, self.emit,
@@ -168,7 +170,7 @@ class EngineBase:
         """The summary from the model (forced summarizer, outside the budget); raises
         ``SummaryUnavailable`` when its reply cannot be used."""
         return await model_summary(self.caller, self.summary_context(), self.tally,
-                                   self.settings.context_window)
+                                   self.context_window)
 
     def summary_context(self) -> list[Message]:
         return list(self.base_messages)

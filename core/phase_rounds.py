@@ -84,7 +84,7 @@ class PhaseRunner:
 
     def _compact(self) -> None:
         settings = self.engine.settings
-        limit = int(settings.context_window * settings.compaction_threshold)
+        limit = int(self.engine.context_window * settings.compaction_threshold)
         result = compact(self.messages, self.head, self.round_starts, KEEP_ROUNDS, rounds_digest,
                          limit)
         if result is None:

@@ -83,7 +83,8 @@ def plan_instruction(round_no: int, max_rounds: int, max_tasks: int, mode: str,
         head += " Call plan_tool_call."
     else:
         head += (f"Plan 1-{max_tasks} tasks for this phase with plan_tool_call. "
-                 "Dependencies name task ids of this plan.")
+                 "Leave dependencies empty ([]) unless a task needs the result of another "
+                 "task of this plan.")
         if detail:
             head += f" Strategy: {detail}"
     return head

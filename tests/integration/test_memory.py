@@ -26,7 +26,7 @@ async def recorded_run(store: Store, conversation: int, request: str, replies: l
 
 def simple(goal: str, text: str) -> list:
     return [analysis(goal), phases((1, "Do", [])), plan(task(1, "list_files")), judge([1]),
-            summary(text)]
+            summary(f"{text} and the work is done")]
 
 
 def test_follow_up_sees_previous_summary_not_raw_text(tmp_path: Path) -> None:
@@ -56,7 +56,7 @@ def test_window_keeps_recent_runs_and_milestones(tmp_path: Path) -> None:
         await recorded_run(store, conversation, "r1", [
             analysis("Write a file"), phases((1, "Write", [])),
             plan(task(1, "write_file", path="new.txt", content="hi")), judge([1]),
-            summary("MILESTONE-WRITE")], tmp_path)
+            summary("MILESTONE-WRITE wrote a new file")], tmp_path)
         for i in range(2, 6):
             await recorded_run(store, conversation, f"r{i}",
                                simple(f"Goal {i}", f"SUMMARY-{i}"), tmp_path)
@@ -64,7 +64,8 @@ def test_window_keeps_recent_runs_and_milestones(tmp_path: Path) -> None:
     asyncio.run(go())
     memory, previous = memory_from_store(store, conversation, 2)
     summaries = [m["summary"] for m in memory]
-    assert summaries == ["MILESTONE-WRITE", "SUMMARY-4", "SUMMARY-5"]
+    assert summaries == ["MILESTONE-WRITE wrote a new file", "SUMMARY-4 and the work is done",
+                         "SUMMARY-5 and the work is done"]
     assert memory[0]["milestone"] == "changed files" and previous is None
 
 

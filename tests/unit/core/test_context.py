@@ -97,3 +97,17 @@ def test_engine_compacts_a_long_phase_and_keeps_protocol(tmp_path: Path) -> None
     last_plan = model.requests[-3]["messages"]
     assert any(str(m.get("content", "")).startswith("[Compacted") for m in last_plan)
     assert events[-1].status == "completed"
+
+
+def test_a_models_smaller_context_window_wins(tmp_path: Path) -> None:
+    from core.llm.scripted import ScriptedModel
+    from core.runner import create_engine
+    from tests.support.script import settings
+
+    class SmallWindow(ScriptedModel):
+        context_window = 8192
+
+    engine = create_engine(settings(context_window=32768), tmp_path, model=SmallWindow([]))
+    assert engine.context_window == 8192
+    plain = create_engine(settings(context_window=4096), tmp_path, model=ScriptedModel([]))
+    assert plain.context_window == 4096

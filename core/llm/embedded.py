@@ -1,0 +1,239 @@
+"""The embedded offline model: SmolLM2-135M-Instruct run in-process by llama.cpp.
+
+Loading and inference run on one worker thread owned by the model, so the asyncio loop
+(and the Qt window on it) never blocks; calls are served one at a time. Tool calls are
+produced by constraining generation with a grammar built from a bounded copy of the
+tool's parameter schema (see ``embedded_grammar``); the conversation, tool traffic
+included, is rendered as plain chat turns (see ``embedded_prompt``); the gguf file is
+found and loaded by ``embedded_load``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, cast
+
+from core.llm import embedded_grammar as grammar
+from core.llm import embedded_prompt as prompt
+from core.llm.base import Message, ModelError, Reply, ToolCall, Usage
+from core.llm.embedded_load import (
+    CONTEXT_TOKENS,
+    INSTALL_HINT,
+    Loaded,
+    load_model,
+    model_path,
+    thread_count,
+)
+
+__all__ = ["INSTALL_HINT", "MODEL_NAME", "EmbeddedModel", "model_path"]
+
+MODEL_NAME = "SmolLM2-135M-Instruct (offline)"
+TEXT_TOKENS = 512  # plain replies
+TOOL_TOKENS_CAP = 2048  # longest constrained reply
+TEMPERATURE = 0.2
+SEED = 7  # the same conversation gets the same reply, which makes runs reproducible
+REPEAT_PENALTY = 1.1  # without it the model loops inside strings ("1.1.1.1...") until the cap
+PROMPT_MARGIN_TOKENS = 32
+
+
+class EmbeddedModel:
+    """``ChatModel`` on a local gguf file; the file is loaded on the first call."""
+
+    def __init__(self, path: Path | None = None, *, n_ctx: int = CONTEXT_TOKENS,
+                 n_threads: int | None = None,
+                 tool_parameters: dict[str, dict[str, Any]] | None = None) -> None:
+        """``tool_parameters`` (workspace tool name → parameter schema) lets a forced call whose
+        schema picks a ``tool`` with free-form ``arguments`` (a plan) constrain each task's
+        arguments to that tool's parameters."""
+        self._path = path
+        self._tool_parameters = dict(tool_parameters or {})
+        self._n_ctx = n_ctx
+        self._n_threads = n_threads or thread_count()
+        self._loaded: Loaded | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._lock: asyncio.Lock | None = None
+        self._lock_loop: asyncio.AbstractEventLoop | None = None
+        self._ids = itertools.count(1)
+        self._parsed: set[str] = set()
+        self.load_seconds: float | None = None
+
+    @property
+    def name(self) -> str:
+        return MODEL_NAME
+
+    @property
+    def provider(self) -> str:
+        return "embedded"
+
+    @property
+    def context_window(self) -> int:
+        """Tokens the model sees at once; longer conversations are cut to fit."""
+        return self._n_ctx
+
+    async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
+                       tool_choice: dict[str, Any] | str | None) -> Reply:
+        stop = threading.Event()
+        loop = asyncio.get_running_loop()
+        async with self._turn(loop):
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="embedded-model")
+            try:
+                return await loop.run_in_executor(self._executor, self._serve, messages, tools,
+                                                  tool_choice, stop)
+            except asyncio.CancelledError:
+                stop.set()
+                raise
+            except ModelError:
+                raise
+            except Exception as exc:
+                raise ModelError(f"the embedded model failed: {type(exc).__name__}: {exc}",
+                                 retryable=False) from exc
+
+    async def aclose(self) -> None:
+        """Free the model; a later call loads it again."""
+        loop = asyncio.get_running_loop()
+        async with self._turn(loop):
+            executor, self._executor = self._executor, None
+            if executor is not None:
+                await loop.run_in_executor(executor, self._unload)
+                executor.shutdown(wait=False)
+
+    def _turn(self, loop: asyncio.AbstractEventLoop) -> asyncio.Lock:
+        if self._lock is None or (self._lock_loop is not loop and not self._lock.locked()):
+            self._lock, self._lock_loop = asyncio.Lock(), loop
+        return self._lock
+
+    def _unload(self) -> None:
+        if self._loaded is not None:
+            self._loaded.llama.close()
+            self._loaded = None
+
+    def _load(self) -> Loaded:
+        if self._loaded is None:
+            path = self._path or model_path()
+            if not path.is_file():
+                raise ModelError(f"{INSTALL_HINT} ({path} does not exist)")
+            started = time.perf_counter()
+            self._loaded = load_model(path, self._n_ctx, self._n_threads)
+            self.load_seconds = time.perf_counter() - started
+        return self._loaded
+
+    def _serve(self, messages: list[Message], tools: list[dict[str, Any]],
+               tool_choice: dict[str, Any] | str | None, stop: threading.Event) -> Reply:
+        """Runs on the worker thread: one whole call, from loading to the mapped reply."""
+        if stop.is_set():
+            raise ModelError("the call was cancelled")
+        loaded = self._load()
+        turns = prompt.render_conversation(messages)
+        offered = [t for t in tools or [] if t.get("function", t).get("name")]
+        if isinstance(tool_choice, dict):
+            return self._forced(loaded, turns, offered, tool_choice, stop)
+        if tool_choice in ("auto", "required") and offered:
+            return self._auto(loaded, turns, offered, tool_choice == "auto", stop)
+        return self._text(loaded, turns, stop)
+
+    def _forced(self, loaded: Loaded, turns: list[prompt.ChatTurn], tools: list[dict[str, Any]],
+                tool_choice: dict[str, Any], stop: threading.Event) -> Reply:
+        wanted = tool_choice.get("function", {}).get("name", "")
+        tool = next((t for t in tools if t.get("function", t)["name"] == wanted), None)
+        if tool is None:
+            raise ModelError(f"tool_choice names {wanted!r}, which is not among the offered tools")
+        function = tool.get("function", tool)
+        parameters = function.get("parameters") or {"type": "object", "properties": {}}
+        instruction = prompt.forced_instruction(tool, grammar.bound_schema(parameters))
+        detailed, used = grammar.with_tool_arguments(parameters, self._tool_parameters)
+        if used:
+            instruction += "\n" + prompt.arguments_note(used, self._tool_parameters)
+        schema = grammar.bound_schema(detailed)
+        text, usage, finish = self._generate(loaded, turns, instruction, schema, stop)
+        call = ToolCall(id=f"call_{next(self._ids)}", name=wanted, arguments=text.strip())
+        return Reply(text=None, tool_calls=(call,), usage=usage,
+                     finish_reason="tool_calls" if finish == "stop" else finish)
+
+    def _auto(self, loaded: Loaded, turns: list[prompt.ChatTurn], tools: list[dict[str, Any]],
+              allow_answer: bool, stop: threading.Event) -> Reply:
+        schema = grammar.answer_or_tool_schema(tools, allow_answer)
+        bounded = {t.get("function", t)["name"]: grammar.bound_schema(
+            t.get("function", t).get("parameters") or {"type": "object", "properties": {}})
+            for t in tools}
+        instruction = prompt.auto_instruction(tools, bounded, allow_answer)
+        text, usage, finish = self._generate(loaded, turns, instruction, schema, stop)
+        try:
+            choice = json.loads(text)
+        except ValueError as exc:
+            raise ModelError(f"the embedded model's reply was cut off ({finish}): {exc}",
+                             retryable=True) from exc
+        if "tool" in choice:
+            call = ToolCall(id=f"call_{next(self._ids)}", name=choice["tool"],
+                            arguments=json.dumps(choice.get("arguments", {}), ensure_ascii=False))
+            return Reply(text=None, tool_calls=(call,), usage=usage, finish_reason="tool_calls")
+        return Reply(text=choice.get("answer", ""), usage=usage, finish_reason="stop")
+
+    def _text(self, loaded: Loaded, turns: list[prompt.ChatTurn], stop: threading.Event) -> Reply:
+        text, usage, finish = self._generate(loaded, turns, "", None, stop)
+        return Reply(text=text.strip(), usage=usage, finish_reason=finish)
+
+    def _generate(self, loaded: Loaded, turns: list[prompt.ChatTurn], instruction: str,
+                  schema: dict[str, Any] | None, stop: threading.Event) -> tuple[str, Usage, str]:
+        """Fit the prompt, generate (under a grammar when a schema is given), report usage."""
+        from llama_cpp.llama import StoppingCriteriaList
+        from llama_cpp.llama_grammar import LlamaGrammar
+
+        if schema is None:
+            max_tokens, constraint = TEXT_TOKENS, None
+        else:
+            max_tokens = min(TOOL_TOKENS_CAP, grammar.max_json_chars(schema) + 32)
+            gbnf = grammar.schema_to_gbnf(schema)
+            if gbnf not in self._parsed:
+                if not grammar.grammar_parses(loaded.llama, gbnf):
+                    raise ModelError("the embedded model cannot follow this tool schema "
+                                     "(llama.cpp rejected the grammar built from it)")
+                self._parsed.add(gbnf)
+            constraint = LlamaGrammar.from_string(gbnf, verbose=False)
+        budget = self._n_ctx - max_tokens - PROMPT_MARGIN_TOKENS
+        tokens, stops = self._prompt_tokens(loaded, turns, instruction, budget)
+        criteria = StoppingCriteriaList([lambda _ids, _logits: stop.is_set(), *stops])
+        try:
+            result = loaded.llama.create_completion(
+                prompt=tokens, grammar=constraint, max_tokens=max_tokens,
+                temperature=TEMPERATURE, repeat_penalty=REPEAT_PENALTY, seed=SEED,
+                stop=loaded.stop_text, stopping_criteria=criteria)
+        except (ValueError, RuntimeError) as exc:
+            raise ModelError(f"the embedded model failed: {exc}") from exc
+        if stop.is_set():
+            raise ModelError("the call was cancelled")
+        completion = cast("dict[str, Any]", result)  # not streamed: one response object
+        choice = completion["choices"][0]
+        usage = completion.get("usage") or {}
+        return (choice.get("text") or "",
+                Usage(usage.get("prompt_tokens", len(tokens)), usage.get("completion_tokens", 0)),
+                choice.get("finish_reason") or "stop")
+
+    def _prompt_tokens(self, loaded: Loaded, turns: list[prompt.ChatTurn], instruction: str,
+                       budget: int) -> tuple[list[int], list[Any]]:
+        """The prompt as tokens of the model's own chat template, shrunk until it fits."""
+        llama = loaded.llama
+
+        def count(text: str) -> int:
+            return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+        reserve = count(instruction) + prompt.TURN_OVERHEAD_TOKENS if instruction else 0
+        tokens: list[int] = []
+        for attempt in range(4):
+            fitted = prompt.fit_turns(turns, count, (budget - reserve) * (4 - attempt) // 4)
+            chat = prompt.with_instruction(fitted, instruction) if instruction else fitted
+            if not chat or chat[-1]["role"] != "user":
+                chat.append({"role": "user", "content": "Continue."})
+            rendered = loaded.formatter(messages=cast(Any, chat))
+            tokens = llama.tokenize(rendered.prompt.encode("utf-8"),
+                                    add_bos=not rendered.added_special, special=True)
+            if len(tokens) <= budget:
+                return tokens, list(rendered.stopping_criteria or [])
+        raise ModelError(f"the conversation does not fit the embedded model's context "
+                         f"({len(tokens)} tokens, {budget} available)")
