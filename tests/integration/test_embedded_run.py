@@ -1,0 +1,53 @@
+"""A full headless run of the phase engine on the real embedded model (no network, no key).
+
+The offline model's plans are weak, so this asserts the structure of the run — every
+stage called, a summary and a finish — not what it wrote. The budget is small to keep CI
+fast: planner, one plan and one judge, then the summary outside the budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+def test_phase_engine_completes_a_request_on_the_embedded_model(tmp_path: Path,
+                                                                isolated_home: Path) -> None:
+    ws = tmp_path / "ws"
+    shutil.copytree(ROOT / "examples" / "demo-workspace", ws)
+    env = {**os.environ, "PHASEDESK_HOME": str(isolated_home)}
+    env.pop("OPENAI_BASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "main_qt.py"), "--headless", "--jsonl", "--workspace",
+         str(ws), "--provider", "embedded", "--max-iterations", "3", "--think-stage", "never",
+         "--max-rounds-per-phase", "1", "List the files in the workspace and read config.py."],
+        env=env, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-2000:]
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    kinds = [e["kind"] for e in events]
+    started, finished = events[0], events[-1]
+    assert started["kind"] == "run_started" and started["provider"] == "embedded"
+    assert kinds[-2:] == ["summary", "run_finished"]
+    assert kinds.count("summary") == 1 and kinds.count("run_finished") == 1
+    calls = [e for e in events if e["kind"] == "llm_call"]
+    stages = [c["stage"] for c in calls]
+    assert stages[0] == "request_analyser" and "phase_planner" in stages
+    assert stages[-1] == "summarizer"
+    assert sum(c["counted_in_budget"] for c in calls) <= 3
+    assert all(c["ok"] for c in calls), [c["error"] for c in calls if not c["ok"]]
+    assert "request_analysed" in kinds and "phases_planned" in kinds
+    assert finished["status"] in ("completed", "budget_exhausted")
+    assert finished["llm_calls"] == len(calls) and finished["prompt_tokens"] > 0
+    summary = events[-2]
+    assert summary["final_summary"].strip()
+    print(f"embedded run: {len(calls)} calls, {finished['elapsed_s']:.1f} s, "
+          f"{finished['prompt_tokens']} prompt tokens, summary by {summary['generated_by']}")
