@@ -135,3 +135,18 @@ def test_a_closed_pipe_stops_the_run_quietly(tmp_path: Path, isolated_home: Path
     assert json.loads(first)["kind"] == "run_started"
     listed = headless(isolated_home, "--list-runs").stdout
     assert "cancelled" in listed or "completed" in listed
+
+
+def test_dump_context_writes_each_calls_messages(tmp_path: Path, isolated_home: Path) -> None:
+    dump = tmp_path / "dump"
+    done = headless(isolated_home, "--headless", "--workspace", str(demo_workspace(tmp_path)),
+                    "--model-script", str(DEMO), "--dump-context", str(dump), REQUEST)
+    assert done.returncode == 0
+    files = sorted(dump.iterdir())
+    assert len(files) == 12
+    assert files[0].name == "001-request_analyser.json" and files[-1].name.endswith("summarizer.json")
+    first = json.loads(files[0].read_text())
+    assert first["messages"][-1]["content"] == REQUEST
+    assert [t["function"]["name"] for t in first["tools"]] == ["request_analyser"]
+    later = json.loads(files[3].read_text())
+    assert REQUEST not in json.dumps(later["messages"])
