@@ -38,9 +38,18 @@ PIP=(.venv/bin/python -m pip --disable-pip-version-check)
 if ! .venv/bin/python -c "import llama_cpp" >/dev/null 2>&1; then
   echo "==> Building llama.cpp for the offline model: first install only, about 10 minutes"
   echo "    on 2 cores (pip caches the wheel for next time)."
+  log=$(mktemp)
+  set +o pipefail
   CMAKE_ARGS="-DGGML_NATIVE=OFF" "${PIP[@]}" install -v "llama-cpp-python>=0.3.0" 2>&1 \
-    | grep --line-buffered -oE '\[[0-9]+/[0-9]+\]' | awk '{ printf "\r    compiling %s", $0; fflush() } END { print "" }'
-  .venv/bin/python -c "import llama_cpp" || { echo "llama-cpp-python failed to build"; exit 1; }
+    | tee "$log" | grep --line-buffered -oE '\[[0-9]+/[0-9]+\]' \
+    | awk '{ printf "\r    compiling %s", $0; fflush() } END { print "" }'
+  set -o pipefail
+  if ! .venv/bin/python -c "import llama_cpp" >/dev/null 2>&1; then
+    tail -n 40 "$log"
+    echo "llama-cpp-python failed to build (full log: $log)"
+    exit 1
+  fi
+  rm -f "$log"
 fi
 
 echo "==> Installing PhaseDesk and its Python packages (.[${EXTRAS}])"
