@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -22,6 +23,7 @@ CHANNEL_NAME = "phasedesk"
 MAX_PAYLOAD_CHARS = 200_000
 MAX_REQUEST_CHARS = 100_000
 DECISIONS = ("once", "run", "deny")
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")  # as checkpoint_dir() takes them
 
 
 class Bridge(QObject):
@@ -36,6 +38,7 @@ class Bridge(QObject):
     settings_requested = Signal()
     workspace_requested = Signal()
     new_conversation_requested = Signal()
+    undo_requested = Signal(str)  # run id
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -145,3 +148,14 @@ class Bridge(QObject):
     def new_conversation(self, payload: str) -> None:
         if self._parse("new_conversation", payload, {}) is not None:
             self.new_conversation_requested.emit()
+
+    @Slot(str)
+    def undo_run(self, payload: str) -> None:
+        data = self._parse("undo_run", payload, {"run_id": str})
+        if data is None:
+            return
+        if not RUN_ID.fullmatch(data["run_id"]):
+            self.rejected += 1
+            log.warning("bridge.undo_run ignored: not a run id")
+            return
+        self.undo_requested.emit(data["run_id"])

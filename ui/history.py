@@ -4,7 +4,8 @@ One ``Store`` is opened when the window starts, and runs that a killed or crashe
 left ``running`` are marked ``interrupted`` before this process starts any of its own.
 A run is recorded exactly as the terminal records it (``core.headless_history``):
 ``start_run`` first, then every event through ``Recorder.wrap``. Replay sends the stored
-events through the same ``page_message`` path as a live run, so the cards look the same.
+events through the same ``page_message`` path as a live run, so the cards look the same;
+a run whose file changes were undone since (its checkpoint says so) gets its card marked.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from core.llm.base import ChatModel
 from core.memory import memory_from_store
 from core.store import ConversationInfo, Recorder, RunInfo, Store
 from ui.render import page_message
+from ui.undo import undo_message, was_undone
 
 log = logging.getLogger(__name__)
 MEMORY = ":memory:"
@@ -129,6 +131,8 @@ class History:
                     await asyncio.sleep(0)
             if not any(event["kind"] == "run_finished" for event in events):
                 send(_run_end(run))
+            if any(event["kind"] == "file_changed" for event in events) and was_undone(run["id"]):
+                send(undo_message(run["id"], "undone", "These changes were undone."))
         return len(runs)
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ from ui.history import History
 from ui.run_controller import EngineFactory, RunController
 from ui.settings_dialog import SettingsDialog
 from ui.sidebar import Sidebar
+from ui.undo import Undo
 
 log = logging.getLogger(__name__)
 PAGE = Path(__file__).parent / "web" / "index.html"
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         if self.history.problem:
             self._problems.append(self.history.problem)
         self.controller = RunController(self.bridge, self.history, engine_factory, self)
+        self.undo = Undo(self, self.bridge, self.controller)
         self.view = QWebEngineView()
         self.page = WebPage(self.view)
         for attribute in (QWebEngineSettings.WebAttribute.JavascriptCanOpenWindows,
@@ -198,6 +200,10 @@ class MainWindow(QMainWindow):
             self.controller.message("Still loading the conversation; send again in a moment.",
                                     "warning")
             return False
+        if self.undo.busy:
+            self.controller.message("Still undoing file changes; send again in a moment.",
+                                    "warning")
+            return False
         return self.controller.start(self.settings, Path(workspace), text, previous_analysis,
                                      self.history_view.current)
 
@@ -209,5 +215,6 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.controller.abort()
+        self.undo.abort()
         self.history_view.close_when_idle()
         super().closeEvent(event)

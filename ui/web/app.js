@@ -42,6 +42,7 @@
     run_finished: PD.renderRunFinished,
     ui_run_end: PD.renderRunEnd,
     ui_message: PD.renderUiMessage,
+    ui_undo: PD.renderUndo,
     ui_state: setState,
     ui_context: setContext,
     ui_clear: clear,

@@ -73,10 +73,11 @@
     const run = PD.currentRun();
     if (!run.files) {
       const box = PD.el("div", "files");
-      const head = PD.el("div", "files-head");
+      const title = PD.el("span", "files-title");
+      const head = PD.add(PD.el("div", "files-head"), title, PD.undoButton(run));
       const list = PD.el("ul", "files-list");
       PD.add(run.body, PD.add(box, head, list));
-      run.files = { box, head, list, rows: new Map() };
+      run.files = { box, title, list, rows: new Map() };
     }
     const files = run.files;
     const path = PD.str(ev.path);
@@ -89,7 +90,7 @@
     const change = PD.str(ev.change);
     row.replaceChildren(PD.el("span", "file-change change-" + change, change),
       PD.el("span", "file-path", path), PD.el("span", "file-bytes", PD.bytes(ev.bytes)));
-    files.head.textContent = "📁 Files changed (" + files.rows.size + ")";
+    files.title.textContent = "📁 Files changed (" + files.rows.size + ")";
   };
 
   PD.renderContextCompacted = function (ev) {

@@ -1,0 +1,127 @@
+"""Undo a run's file changes from the window: confirm, restore from the checkpoint, report.
+
+The page's "Undo these changes" button (on a run's Files changed card) calls the bridge's
+``undo_run`` slot with the run's id, which is both the history's and the checkpoint's run
+id. The window asks for a confirmation, as it does before deleting a conversation, and
+then ``core.tools.checkpoint.undo_run`` puts every file back in a worker thread (all or
+nothing). No undo starts while a run is going, and no run starts while an undo is going.
+
+Every request is answered with one ``ui_undo`` message for that run's card, whose
+``status`` is ``done`` (``restored`` and ``deleted`` list the files), ``refused`` (nothing
+was undone; ``message`` says why) or ``cancelled`` (the person said no). Replaying a
+conversation sends ``undone`` for a run whose checkpoint records that it was undone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from core.secrets import redact
+from core.tools.checkpoint import UndoReport, checkpoint_dir, undo_run
+from ui.bridge import Bridge
+
+if TYPE_CHECKING:
+    from ui.run_controller import RunController
+
+log = logging.getLogger(__name__)
+CONFIRM = ("Put every file this run changed back the way it was before the run? Files it "
+           "created are deleted. If any of them changed since the run wrote it, nothing is "
+           "undone.")
+
+
+def was_undone(run_id: str) -> bool:
+    """The run's checkpoint records a finished undo (``manifest.json``'s ``undone``)."""
+    try:
+        manifest = checkpoint_dir(run_id) / "manifest.json"
+        return json.loads(manifest.read_text(encoding="utf-8")).get("undone") is True
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def undo_message(run_id: str, status: str, message: str = "",
+                 report: UndoReport | None = None) -> dict[str, Any]:
+    """The ``ui_undo`` message for the page."""
+    return {"kind": "ui_undo", "run_id": run_id, "status": status, "message": message,
+            "restored": list(report.restored) if report else [],
+            "deleted": list(report.deleted) if report else []}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _done_text(report: UndoReport) -> str:
+    if not report.restored and not report.deleted:
+        return report.message
+    parts = [f"restored {_plural(len(report.restored), 'file')}" if report.restored else "",
+             f"deleted {_plural(len(report.deleted), 'file')} the run created"
+             if report.deleted else ""]
+    return "Changes undone: " + " and ".join(part for part in parts if part) + "."
+
+
+class Undo(QObject):
+    """Answers the page's undo requests; owns the undo task while one is going."""
+
+    def __init__(self, window: QWidget, bridge: Bridge, controller: RunController) -> None:
+        super().__init__(window)
+        self._window = window
+        self._bridge = bridge
+        self._controller = controller
+        self._task: asyncio.Task[None] | None = None
+        bridge.undo_requested.connect(self.ask)
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        return self._task
+
+    def ask(self, run_id: str) -> None:
+        """Confirm, then undo the run's file changes (refused while a run or undo is going)."""
+        if self._refused(run_id):
+            return
+        answer = QMessageBox.question(
+            self._window, "Undo file changes", CONFIRM,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            self._bridge.send(undo_message(run_id, "cancelled"))
+            return
+        if not self._refused(run_id):  # a run may have started while the dialog was open
+            self._task = asyncio.get_running_loop().create_task(self._undo(run_id))
+
+    def _refused(self, run_id: str) -> bool:
+        if self._controller.running:
+            reason = "Stop the current run before you undo file changes; nothing was undone."
+        elif self.busy:
+            reason = "Another undo is still going; try again when it has finished."
+        else:
+            return False
+        self._bridge.send(undo_message(run_id, "refused", reason))
+        return True
+
+    async def _undo(self, run_id: str) -> None:
+        try:
+            report = await asyncio.to_thread(undo_run, run_id)
+        except Exception as exc:  # shown on the card; the window keeps working
+            log.exception("undo of run %s failed", run_id)
+            self._bridge.send(undo_message(run_id, "refused", redact(f"Could not undo: {exc}")))
+            return
+        log.info("undo of run %s: %s", run_id, report.describe())
+        if report.ok:
+            self._bridge.send(undo_message(run_id, "done", redact(_done_text(report)), report))
+        else:
+            self._bridge.send(undo_message(run_id, "refused", redact(report.message)))
+
+    def abort(self) -> None:
+        """The window is closing: stop waiting for the undo (its thread finishes the files)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
