@@ -9,7 +9,7 @@ import pytest
 
 from core.events import RunFinished, Summary
 from tests.support.script import (analysis, error, judge, kinds, of, phases, plan, run,
-                                  summary, task)
+                                  summary, task, think)
 
 
 @pytest.fixture()
@@ -263,3 +263,38 @@ def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) 
     assert any("offline demo model asked for clarification" in n.message
                for n in of(events, "notice"))
     assert finished.status == "completed" and len(of(events, "task_finished")) == 1
+
+
+def test_comprehension_problem_reanalyses_the_request_once(ws: Path) -> None:
+    events, model = run([
+        analysis("Delete the README"), phases((1, "Delete", [], 2)),
+        plan(task(1, "read_file", path="README.md")),
+        judge([], [1], completed=False, action="replan", level="comprehension",
+              reason="the person wants the README rewritten, not deleted"),
+        analysis("Rewrite the README"), phases((1, "Rewrite", [])),
+        plan(task(1, "write_file", path="README.md", content="# rewritten\n", overwrite=True)),
+        judge([1]), summary("## README rewritten\n\nThe request was understood again."),
+    ], ws)
+    final, finished = ending(events)
+    assert [e.core_goal for e in of(events, "request_analysed")] == ["Delete the README",
+                                                                     "Rewrite the README"]
+    assert [e.status for e in of(events, "phase_finished")] == ["failed", "completed"]
+    reanalysis = model.requests[4]["messages"][-1]["content"]
+    assert "comprehension problem" in reanalysis and "rewritten, not deleted" in reanalysis
+    assert (ws / "README.md").read_text() == "# rewritten\n"
+    assert finished.status == "completed"
+
+
+def test_think_always_runs_and_can_keep_a_phase_going(ws: Path) -> None:
+    events, model = run([
+        analysis(), phases((1, "Look", [], 2)),
+        plan(task(1, "list_files")), judge([1]),
+        think(False, True, "also read the config"),
+        plan(task(1, "read_file", path="config.py")), judge([1]), think(True, False, ""),
+        summary(),
+    ], ws, think_stage="always")
+    final, finished = ending(events)
+    thoughts = of(events, "thought")
+    assert [t.continue_phase for t in thoughts] == [True, False]
+    assert "also read the config" in model.requests[5]["messages"][-1]["content"]
+    assert of(events, "phase_finished")[0].rounds == 2 and finished.status == "completed"
