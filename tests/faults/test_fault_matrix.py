@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from core.events import to_dict
 from core.llm.scripted import ScriptedModel
 from core.runner import create_engine
 from tests.faults.cells import (API_KEY, MAX_RETRIES, RETRY_AFTER_S, TIMEOUT_S, Cell, CellResult,
                                 make_workspace, matrix, run_cell)
 from tests.integration.test_openai_protocol import assert_pairs_intact
+from tests.support.event_order import canonical
 from tests.support.script import settings
 
 CELLS = matrix()
@@ -134,8 +136,9 @@ def test_cell_keeps_the_protocol_and_bounds_what_it_sends(
 
 
 def shape(events: list) -> list[tuple]:
-    return [(e.kind, getattr(e, "stage", None) if e.kind == "llm_call" else None,
-             getattr(e, "ok", None), getattr(e, "status", None)) for e in events]
+    return canonical([to_dict(e) for e in events],
+                     lambda d: (d["kind"], d.get("stage") if d["kind"] == "llm_call" else None,
+                                d.get("ok"), d.get("status")))
 
 
 @pytest.mark.parametrize("cell", CELLS, ids=lambda c: c.name)

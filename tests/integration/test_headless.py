@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.event_order import canonical
+
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "three-phase-demo.json"
 REQUEST = "Please switch the demo to port 8080, turn debug off and note it in the README"
@@ -59,8 +61,8 @@ def test_jsonl_export_and_replay_reproduce_the_events(tmp_path: Path, isolated_h
     again = [json.loads(line) for line in replay.stdout.splitlines()]
 
     def shape(stream: list[dict]) -> list[tuple]:
-        return [(e["kind"], e.get("task_id"), e.get("status"), e.get("stage"),
-                 e.get("next_action")) for e in stream]
+        return canonical(stream, lambda e: (e["kind"], e.get("task_id"), e.get("status"),
+                                            e.get("stage"), e.get("next_action")))
 
     assert shape(again) == shape(events)
     markdown = headless(isolated_home, "--export", run_id, "--format", "md")

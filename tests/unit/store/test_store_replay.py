@@ -14,6 +14,7 @@ from core.export import export_markdown, export_text
 from core.llm.scripted import ScriptedModel
 from core.runner import create_engine
 from core.store import Recorder, Store
+from tests.support.event_order import canonical
 from tests.support.script import (analysis, error, judge, phases, plan, settings, summary,
                                   task)
 
@@ -85,7 +86,7 @@ def _live_then_replay(store: Store, tmp_path: Path, script: list[dict[str, Any]]
 
 def _assert_same_run(store: Store, live_id: str, replay_id: str) -> None:
     live, replayed = store.events(live_id), store.events(replay_id)
-    assert [_comparable(e) for e in replayed] == [_comparable(e) for e in live]
+    assert canonical(replayed, _comparable) == canonical(live, _comparable)
     runs: list[dict[str, Any]] = [dict(store.run(run_id) or {}) for run_id in (live_id, replay_id)]
     assert [{k: run[k] for k in TOTALS} for run in runs] == [{k: runs[0][k] for k in TOTALS}] * 2
     cards = [export_markdown(store, run).split("## Request", 1)[1] for run in (live_id, replay_id)]

@@ -1,0 +1,33 @@
+"""Comparing event streams of runs whose independent tasks ran concurrently.
+
+Tasks of one level run at the same time, so their ``task_started``/``task_finished``/
+``file_changed`` events interleave differently from run to run. ``canonical`` sorts each
+uninterrupted block of such events by task id, keeping everything else in order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
+CONCURRENT = ("task_started", "file_changed", "task_finished")
+
+
+def canonical(events: list[dict[str, Any]],
+              project: Callable[[dict[str, Any]], T] = lambda e: e) -> list[T]:  # type: ignore[assignment,return-value]
+    result: list[T] = []
+    block: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        block.sort(key=lambda e: (e.get("task_id", 0), CONCURRENT.index(e["kind"])))
+        result.extend(project(e) for e in block)
+        block.clear()
+
+    for event in events:
+        if event["kind"] in CONCURRENT:
+            block.append(event)
+        else:
+            flush()
+            result.append(project(event))
+    flush()
+    return result
