@@ -11,13 +11,12 @@ from __future__ import annotations
 import asyncio
 import shlex
 import uuid
-from typing import Callable, Literal
+from typing import Callable
 
 from core.config import Settings
 from core.events import ApprovalRequested, ApprovalResolved, Event
 from core.tools.base import ApprovalAction
 
-Decision = Literal["once", "run", "deny"]
 DECISIONS: tuple[str, ...] = ("once", "run", "deny")
 SHELL_OPERATORS = set(";&|`$<>(){}\n")
 

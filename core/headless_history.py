@@ -9,9 +9,8 @@ import time
 from typing import Any
 
 from core.config import Settings
+from core.headless import USAGE_ERROR
 from core.store import Recorder, Store
-
-USAGE_ERROR = 2
 
 
 def start_recorded_run(store: Store, settings: Settings, request: str, model: Any,

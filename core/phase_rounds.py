@@ -48,12 +48,28 @@ class PhaseRunner:
         """Run the phase; returns "done" or "reanalyse"."""
         engine, phase = self.engine, self.phase
         phase.status, phase.started_at = "running", time.monotonic()
+        acc = engine.accounting
+        calls, prompt, completion = acc.calls, acc.prompt_tokens, acc.completion_tokens
         engine.emit(PhaseStarted(phase_id=phase.id, name=phase.name, goal=phase.goal,
                                  index=self.index, total=self.total, max_rounds=phase.max_rounds))
         self.messages = list(engine.base_messages) + [
             {"role": "user", "content": phase_intro(self.index, self.total, phase.name,
                                                     phase.goal, earlier)}]
         self.head = len(self.messages)
+        try:
+            outcome = await self._rounds()
+        finally:
+            phase.llm_calls = acc.calls - calls
+            phase.prompt_tokens = acc.prompt_tokens - prompt
+            phase.completion_tokens = acc.completion_tokens - completion
+        engine.emit(PhaseFinished(phase_id=phase.id, status=phase.status, rounds=phase.rounds,
+                                  tasks_done=sum(t.status == "done" for t in phase.tasks),
+                                  tasks_total=len(phase.tasks), summary=phase.user_summary))
+        return outcome
+
+    async def _rounds(self) -> str:
+        """Plan → Execute → Judge → (Think) until the phase ends; "done" or "reanalyse"."""
+        engine, phase = self.engine, self.phase
         outcome = "done"
         bad_plans = 0
         while phase.status == "running":
@@ -77,9 +93,6 @@ class PhaseRunner:
             self.messages += execution_messages(tasks, phase.id, phase.rounds)
             self._compact()
             outcome = await self._judge_and_route(tasks)
-        engine.emit(PhaseFinished(phase_id=phase.id, status=phase.status, rounds=phase.rounds,
-                                  tasks_done=sum(t.status == "done" for t in phase.tasks),
-                                  tasks_total=len(phase.tasks), summary=phase.user_summary))
         return outcome
 
     def _compact(self) -> None:

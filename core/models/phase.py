@@ -31,9 +31,6 @@ class Phase:
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
-    def tasks_of_round(self, round_no: int) -> list[Task]:
-        return [t for t in self.tasks if t.round == round_no]
-
     @property
     def user_summary(self) -> str:
         return self.summaries[-1] if self.summaries else ""

@@ -298,3 +298,27 @@ def test_think_always_runs_and_can_keep_a_phase_going(ws: Path) -> None:
     assert [t.continue_phase for t in thoughts] == [True, False]
     assert "also read the config" in model.requests[5]["messages"][-1]["content"]
     assert of(events, "phase_finished")[0].rounds == 2 and finished.status == "completed"
+
+
+def test_each_phase_records_its_own_llm_calls_and_tokens(ws: Path) -> None:
+    from core.llm.scripted import ScriptedModel
+    from core.runner import create_engine
+    from tests.support.script import settings
+
+    replies = [analysis(phases=2), phases((1, "A", []), (2, "B", [1])),
+               plan(task(1, "list_files")), judge([1]),
+               plan(task(1, "list_files")), judge([], [1], completed=False,
+                                                   action="continue_phase"),
+               think(True, False), summary()]
+
+    async def go() -> tuple:
+        engine = create_engine(settings(), ws, model=ScriptedModel(replies))
+        events = [e async for e in engine.run("two phases")]
+        return engine, events
+
+    engine, events = asyncio.run(go())
+    first, second = (r.phase for r in engine.records)
+    assert (first.llm_calls, second.llm_calls) == (2, 3)  # plan+judge, plan+judge+think
+    calls = of(events, "llm_call")
+    assert first.prompt_tokens == sum(c.prompt_tokens for c in calls[2:4])
+    assert second.completion_tokens == sum(c.completion_tokens for c in calls[4:7])
