@@ -39,6 +39,7 @@ class Bridge(QObject):
     workspace_requested = Signal()
     new_conversation_requested = Signal()
     undo_requested = Signal(str)  # run id
+    mark_requested = Signal(str, bool)  # run id, marked
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -149,13 +150,26 @@ class Bridge(QObject):
         if self._parse("new_conversation", payload, {}) is not None:
             self.new_conversation_requested.emit()
 
-    @Slot(str)
-    def undo_run(self, payload: str) -> None:
-        data = self._parse("undo_run", payload, {"run_id": str})
+    def _run_id(self, slot: str, data: dict[str, Any] | None) -> str | None:
+        """The payload's ``run_id`` when it looks like one (as the checkpoints name them)."""
         if data is None:
-            return
+            return None
         if not RUN_ID.fullmatch(data["run_id"]):
             self.rejected += 1
-            log.warning("bridge.undo_run ignored: not a run id")
-            return
-        self.undo_requested.emit(data["run_id"])
+            log.warning("bridge.%s ignored: not a run id", slot)
+            return None
+        return str(data["run_id"])
+
+    @Slot(str)
+    def undo_run(self, payload: str) -> None:
+        run_id = self._run_id("undo_run", self._parse("undo_run", payload, {"run_id": str}))
+        if run_id is not None:
+            self.undo_requested.emit(run_id)
+
+    @Slot(str)
+    def mark_run(self, payload: str) -> None:
+        """``{"run_id": str, "marked": bool}``: keep the run in the conversation's memory."""
+        data = self._parse("mark_run", payload, {"run_id": str, "marked": bool})
+        run_id = self._run_id("mark_run", data)
+        if data is not None and run_id is not None:
+            self.mark_requested.emit(run_id, data["marked"])

@@ -5,7 +5,8 @@ left ``running`` are marked ``interrupted`` before this process starts any of it
 A run is recorded exactly as the terminal records it (``core.headless_history``):
 ``start_run`` first, then every event through ``Recorder.wrap``. Replay sends the stored
 events through the same ``page_message`` path as a live run, so the cards look the same;
-a run whose file changes were undone since (its checkpoint says so) gets its card marked.
+a run whose file changes were undone since (its checkpoint says so) gets its card marked,
+and a run the person keeps in memory (``runs.marked``) gets its footer's toggle set.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from core.export import export_text
 from core.llm.base import ChatModel
 from core.memory import memory_from_store
 from core.store import ConversationInfo, Recorder, RunInfo, Store
+from ui.marks import mark_message
 from ui.render import page_message
 from ui.undo import undo_message, was_undone
 
@@ -108,6 +110,17 @@ class History:
     def delete(self, conversation_id: int) -> None:
         self.store.delete_conversation(conversation_id)
 
+    def mark(self, run_id: str, marked: bool) -> bool:
+        """Keep the run in its conversation's memory (or stop); returns the stored state.
+
+        Raises ``KeyError`` when the history holds no such run.
+        """
+        self.store.mark_run(run_id, marked)
+        run = self.store.run(run_id)
+        if run is None:
+            raise KeyError(f"no run {run_id}")
+        return run["marked"]
+
     def last_run(self, conversation_id: int) -> RunInfo | None:
         runs = self.store.runs(conversation_id)
         return runs[-1] if runs else None
@@ -133,6 +146,8 @@ class History:
                 send(_run_end(run))
             if any(event["kind"] == "file_changed" for event in events) and was_undone(run["id"]):
                 send(undo_message(run["id"], "undone", "These changes were undone."))
+            if run["marked"]:
+                send(mark_message(run["id"], "stored", True))
         return len(runs)
 
     def close(self) -> None:

@@ -20,6 +20,7 @@ from core.config import Settings
 from ui.bridge import CHANNEL_NAME, Bridge
 from ui.conversations import Conversations
 from ui.history import History
+from ui.marks import Marks
 from ui.run_controller import EngineFactory, RunController
 from ui.settings_dialog import SettingsDialog
 from ui.sidebar import Sidebar
@@ -80,6 +81,7 @@ class MainWindow(QMainWindow):
             self._problems.append(self.history.problem)
         self.controller = RunController(self.bridge, self.history, engine_factory, self)
         self.undo = Undo(self, self.bridge, self.controller)
+        self.marks = Marks(self, self.bridge, self.history)
         self.view = QWebEngineView()
         self.page = WebPage(self.view)
         for attribute in (QWebEngineSettings.WebAttribute.JavascriptCanOpenWindows,

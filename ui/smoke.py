@@ -25,7 +25,8 @@ POLL_MS = 250
 SETTLE_MS = 400
 SUMMARY_SHOWN = ("document.querySelector('.message-summarizer') !== null && "
                  "document.querySelector('.run-footer') !== null")
-RUN_STATUS = "(document.querySelector('.run-footer .chip:last-child .chip-value') || {}).textContent"
+RUN_STATUS = ("(document.querySelector('.run-footer .chip:last-of-type .chip-value') || {})"
+              ".textContent")
 TO_BOTTOM = "(() => { const t = document.getElementById('timeline'); t.scrollTop = t.scrollHeight;" \
             " return 1; })()"
 

@@ -43,6 +43,7 @@
     ui_run_end: PD.renderRunEnd,
     ui_message: PD.renderUiMessage,
     ui_undo: PD.renderUndo,
+    ui_mark: PD.renderMark,
     ui_state: setState,
     ui_context: setContext,
     ui_clear: clear,

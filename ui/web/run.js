@@ -214,7 +214,7 @@
       PD.chip("Prompt tokens", PD.num(ev.prompt_tokens).toLocaleString()),
       PD.chip("Completion tokens", PD.num(ev.completion_tokens).toLocaleString()),
       PD.chip("Elapsed", PD.secs(ev.elapsed_s)),
-      PD.chip("", PD.words(ev.status), "status-" + PD.str(ev.status)));
+      PD.chip("", PD.words(ev.status), "status-" + PD.str(ev.status)), PD.markToggle(run));
     PD.add(run.el, footer);
     PD.finishRun(run, PD.str(ev.status));
   };
