@@ -54,10 +54,6 @@ class Conversations(QObject):
     def replaying(self) -> bool:
         return self._replay is not None and not self._replay.done()
 
-    @property
-    def replay_task(self) -> asyncio.Task[int] | None:
-        return self._replay
-
     def refresh(self) -> None:
         """Reload the list from the history (most recently active first)."""
         if not self.history.closed:

@@ -212,9 +212,6 @@ class MainWindow(QMainWindow):
     def new_conversation(self) -> None:
         self.history_view.new()
 
-    def open_conversation(self, conversation_id: int) -> None:
-        self.history_view.open(conversation_id)
-
     def closeEvent(self, event: QCloseEvent) -> None:
         self.controller.abort()
         self.undo.abort()
