@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     _use_bundled_model()
     args = list(sys.argv[1:] if argv is None else argv)
     if "--headless" in args or any(a in args for a in ("--list-runs", "--export", "--undo")):
-        from core.headless import main as headless_main
+        from core.cli.headless import main as headless_main
 
         return headless_main(args)
     from ui.app import main as gui_main

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.config import Settings  # noqa: E402
 from core.llm.scripted import ScriptedModel  # noqa: E402
-from core.runner import create_engine  # noqa: E402
+from core.engine.runner import create_engine  # noqa: E402
 from tests.support.script import analysis, judge, phases, plan, summary, task  # noqa: E402
 
 Call = tuple[str, dict[str, Any], list[int]]  # tool, arguments, dependencies (task ids)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.approval import ApprovalBroker  # noqa: E402
 from core.config import Settings  # noqa: E402
 from core.events import Event  # noqa: E402
-from core.execute import Executor  # noqa: E402
+from core.engine.execute import Executor  # noqa: E402
 from core.models.task import Task  # noqa: E402
 from core.tools import ToolRegistry, default_registry, tool  # noqa: E402
 from core.tools.base import RunState, ToolContext  # noqa: E402

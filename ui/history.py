@@ -2,7 +2,7 @@
 
 One ``Store`` is opened when the window starts, and runs that a killed or crashed process
 left ``running`` are marked ``interrupted`` before this process starts any of its own.
-A run is recorded exactly as the terminal records it (``core.headless_history``):
+A run is recorded exactly as the terminal records it (``core.cli.history``):
 ``start_run`` first, then every event through ``Recorder.wrap``. Replay sends the stored
 events through the same ``page_message`` path as a live run, so the cards look the same;
 a run whose file changes were undone since (its checkpoint says so) gets its card marked,
@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from core.config import Settings
-from core.export import export_text
+from core.store.export import export_text
 from core.llm.base import ChatModel
-from core.memory import memory_from_store
-from core.store import ConversationInfo, Recorder, RunInfo, Store
+from core.engine.memory import memory_from_store
+from core.store.history import ConversationInfo, Recorder, RunInfo, Store
 from ui.marks import mark_message
 from ui.render import page_message
 from ui.undo import undo_message, was_undone

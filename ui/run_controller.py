@@ -23,7 +23,7 @@ from core.config import Settings
 from core.events import Event, to_dict
 from core.llm.base import ChatModel
 from core.secrets import redact
-from core.store import Recorder
+from core.store.history import Recorder
 from ui.bridge import Bridge
 from ui.history import History
 from ui.render import page_message
@@ -61,7 +61,7 @@ class DefaultEngineFactory:
 
     def make_engine(self, settings: Settings, workspace: Path, model: ChatModel, *,
                     memory: list[dict[str, Any]], run_id: str) -> Engine:
-        from core.runner import create_engine
+        from core.engine.runner import create_engine
 
         return create_engine(settings, workspace, model=model, memory=memory, run_id=run_id)
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.store import ConversationInfo
+from core.store.history import ConversationInfo
 
 SIDEBAR_STYLE = """
 #sidebar { background: #f4f5fa; border-right: 1px solid #e4e6ef; }

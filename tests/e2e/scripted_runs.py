@@ -10,7 +10,7 @@ from typing import Any
 from core.config import Settings
 from core.events import Event
 from core.llm.scripted import ScriptedModel
-from core.runner import create_engine
+from core.engine.runner import create_engine
 from tests.support.script import analysis, judge, phases, plan, summary, task, think
 
 Reply = dict[str, Any]

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QInputDialog, QListWidgetItem, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from core import events as ev
-from core.store import Store
+from core.store.history import Store
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import count, js, run_dom, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies

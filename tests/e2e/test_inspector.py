@@ -9,7 +9,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from core import config
-from core.store import Store
+from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, js, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies

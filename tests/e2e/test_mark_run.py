@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from core.store import Store
+from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, js, settle, submit, wait_js
 from tests.e2e.scripted_runs import Reply, ScriptedFactory

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
-from core.store import Store
+from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import count, js, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory

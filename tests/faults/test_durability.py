@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.store import Store
+from core.store.history import Store
 from core.tools import paths
 from core.tools.checkpoint import Checkpoint
 from tests.faults.headless_proc import (ORIGINAL_A, Headless, command_script, versions,

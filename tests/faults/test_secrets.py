@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from core.events import Event, to_json
-from core.export import export_text
+from core.store.export import export_text
 from core.llm.openai_client import OpenAIModel
-from core.runner import create_engine
-from core.store import Recorder, Store
+from core.engine.runner import create_engine
+from core.store.history import Recorder, Store
 from tests.faults.cells import phase_replies
 from tests.support.fake_openai import FakeOpenAI, refused_url
 from tests.support.script import judge, plan, settings, summary, task
@@ -98,7 +98,7 @@ def test_the_key_stays_hidden_when_the_engine_crashes(
     def broken(*args: object) -> list[int]:
         raise RuntimeError(f"cannot order the phases with credentials {KEY}")
 
-    monkeypatch.setattr("core.phase_task_executor.order_phases", broken)
+    monkeypatch.setattr("core.engine.phase_task_executor.order_phases", broken)
     caplog.set_level(logging.DEBUG)
     db = workspace.parent / "history.sqlite3"
     with FakeOpenAI(stages=phase_replies()) as server, Store(db) as store:

@@ -6,9 +6,9 @@ import asyncio
 from pathlib import Path
 
 from core.llm.scripted import ScriptedModel
-from core.memory import memory_from_store
-from core.runner import create_engine
-from core.store import Recorder, Store
+from core.engine.memory import memory_from_store
+from core.engine.runner import create_engine
+from core.store.history import Recorder, Store
 from tests.support.script import analysis, judge, phases, plan, settings, summary, task
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from core.approval import ApprovalBroker
 from core.config import Settings
 from core.events import Event
-from core.execute import Executor
+from core.engine.execute import Executor
 from core.models import Task
 from core.tools import ToolRegistry, tool
 from core.tools.base import RunState, ToolContext

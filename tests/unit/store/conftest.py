@@ -9,7 +9,7 @@ import pytest
 
 from core import events as ev
 from core.events import EVENT_TYPES, Event
-from core.store import Store
+from core.store.history import Store
 
 
 

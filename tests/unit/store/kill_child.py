@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from core.events import Event, FileChanged, LlmCall, Notice, TaskFinished  # noqa: E402
-from core.store import Recorder, Store  # noqa: E402
+from core.store.history import Recorder, Store  # noqa: E402
 
 
 def events(index: int) -> Event:

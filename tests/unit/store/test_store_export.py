@@ -10,8 +10,8 @@ import pytest
 
 from core import secrets
 from core.events import Event, LlmCall, Notice, TaskFinished, from_dict
-from core.export import FORMAT, export_json, export_markdown, export_text
-from core.store import Recorder, Store
+from core.store.export import FORMAT, export_json, export_markdown, export_text
+from core.store.history import Recorder, Store
 
 REPLY_KEYS = ({"tool", "arguments"}, {"tool", "raw_arguments"}, {"tool_calls"}, {"text"},
               {"error"})

@@ -13,7 +13,7 @@ import pytest
 
 from core.config import data_dir
 from core.events import Event, LlmCall, Notice, RunFinished, from_dict
-from core.store import Recorder, Store
+from core.store.history import Recorder, Store
 
 
 def _row_counts(path: Path) -> tuple[int, int, int]:

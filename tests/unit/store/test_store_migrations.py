@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core import store as store_module
-from core.store import MIGRATIONS, Store
+from core.store import history as store_module
+from core.store.history import MIGRATIONS, Store
 
 TABLES = {"conversations", "runs", "events"}
 

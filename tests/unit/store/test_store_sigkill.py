@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from core.events import from_dict
-from core.store import Store
+from core.store.history import Store
 
 CHILD = Path(__file__).with_name("kill_child.py")
 ATTEMPTS = 5

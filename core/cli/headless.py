@@ -19,7 +19,7 @@ from typing import Any
 from core import config
 from core.config import Settings
 from core.events import ApprovalRequested, Event, to_json
-from core.headless_print import describe
+from core.cli.printer import describe
 from core.secrets import redact, remember
 
 USAGE_ERROR = 2
@@ -79,7 +79,7 @@ def main(argv: list[str]) -> int:
         settings = resolve_settings(args)
     except ValueError as exc:
         parser.error(str(exc))
-    from core.headless_history import history_command
+    from core.cli.history import history_command
 
     if args.list_runs or args.export or args.undo:
         return history_command(args)
@@ -106,9 +106,9 @@ def main(argv: list[str]) -> int:
 
 async def _run(settings: Settings, workspace: Path, model: Any, request: str,
                args: argparse.Namespace) -> int:
-    from core.headless_history import start_recorded_run
-    from core.runner import create_engine
-    from core.store import Store
+    from core.cli.history import start_recorded_run
+    from core.engine.runner import create_engine
+    from core.store.history import Store
 
     store = Store()
     store.mark_interrupted()
@@ -125,7 +125,7 @@ async def _run(settings: Settings, workspace: Path, model: Any, request: str,
     except (NotImplementedError, RuntimeError):
         pass
     if args.dump_context:
-        from core.context_dump import attach_dump
+        from core.cli.context_dump import attach_dump
 
         attach_dump(engine, Path(args.dump_context))
     interactive = sys.stdin.isatty() and not args.jsonl

@@ -13,18 +13,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from core.context import compact, rounds_digest
-from core.engine_base import EngineBase
+from core.engine.context import compact, rounds_digest
+from core.engine.base import EngineBase
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, Summary, TasksPlanned
-from core.execute import for_model
+from core.engine.execute import for_model
 from core.llm.base import Message, ModelError, ToolCall
 from core.models.phase import Phase
 from core.models.task import Task
-from core.prompts import CLASSIC_SYSTEM
-from core.reports import PhaseRecord
+from core.engine.prompts import CLASSIC_SYSTEM
+from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
-from core.stage_caller import assistant_calls, clip, tool_message
-from core.classic_loops import LoopDetector
+from core.engine.stage_caller import assistant_calls, clip, tool_message
+from core.engine.classic_loops import LoopDetector
 
 LOOP_NOTE = ("Loop detected: you already made this exact call ({call}); its result is above. "
              "Do not repeat it — answer now, or try something different.")

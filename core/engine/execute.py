@@ -17,8 +17,8 @@ from core.approval import ApprovalBroker
 from core.events import Event, TaskFinished, TaskStarted
 from core.llm.base import Message, ToolCall
 from core.models.task import Task
-from core.scheduler import schedule
-from core.stage_caller import assistant_calls, tool_message
+from core.engine.scheduler import schedule
+from core.engine.stage_caller import assistant_calls, tool_message
 from core.tools.base import ApprovalAction, RunState, ToolContext, ToolManager
 
 UI_RESULT_CAP = 200_000

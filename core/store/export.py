@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from core import secrets
-from core.store import RunInfo, Store, public_settings
+from core.store.history import RunInfo, Store, public_settings
 
 FORMAT = "phasedesk-run/1"
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
 from core.llm.base import Message
 from core.models.phase import Phase
-from core.phase_rounds import PhaseRunner
-from core.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, analyser_user, execution_request, \
+from core.engine.phase_rounds import PhaseRunner
+from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, analyser_user, execution_request, \
     reanalyse_user, tool_catalogue
-from core.reports import PhaseRecord, level1
-from core.scheduler import order_phases
-from core.stages import PHASE_PLANNER, REQUEST_ANALYSER, Analysis, parse_analysis, parse_phases
-from core.engine_base import EngineBase
+from core.engine.reports import PhaseRecord, level1
+from core.engine.scheduler import order_phases
+from core.engine.stages import PHASE_PLANNER, REQUEST_ANALYSER, Analysis, parse_analysis, parse_phases
+from core.engine.base import EngineBase
 
 
 class PhaseTaskExecutor(EngineBase):

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings
-from core.engine_base import EngineBase
+from core.engine.base import EngineBase
 from core.llm.base import ChatModel
-from core.memory import format_memory
+from core.engine.memory import format_memory
 from core.tools import default_registry
 
 
@@ -27,8 +27,8 @@ def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | Non
 
         model = make_model(settings)
     if settings.use_phase_task:
-        from core.phase_task_executor import PhaseTaskExecutor as engine_class
+        from core.engine.phase_task_executor import PhaseTaskExecutor as engine_class
     else:
-        from core.classic_executor import ClassicExecutor as engine_class  # type: ignore[assignment]
+        from core.engine.classic_executor import ClassicExecutor as engine_class  # type: ignore[assignment]
     return engine_class(model, default_registry(), settings, folder, run_id=run_id,
                         memory=format_memory(memory or []))

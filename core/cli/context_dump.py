@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from core.engine_base import EngineBase
+from core.engine.base import EngineBase
 from core.llm.base import Message
 from core.secrets import redact
 

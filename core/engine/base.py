@@ -20,11 +20,11 @@ from typing import AsyncIterator
 from core.approval import ApprovalBroker
 from core.config import Settings
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary
-from core.execute import Executor
+from core.engine.execute import Executor
 from core.llm.base import ChatModel, Message
 from core.secrets import scrub_event
-from core.stage_caller import Accounting, RunAborted, StageCaller
-from core.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
+from core.engine.stage_caller import Accounting, RunAborted, StageCaller
+from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
 from core.tools.base import RunState, ToolManager
 
 log = logging.getLogger(__name__)

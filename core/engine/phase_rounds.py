@@ -12,19 +12,19 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from core.context import compact, rounds_digest
+from core.engine.context import compact, rounds_digest
 from core.events import ContextCompacted, Judged, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
-from core.execute import execution_messages
+from core.engine.execute import execution_messages
 from core.llm.base import Message
 from core.models.phase import completion_rate, quality_average, success_rate
 from core.models.task import Task
-from core.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
-from core.reports import PhaseRecord, level2
+from core.engine.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
+from core.engine.reports import PhaseRecord, level2
 from core.schema import coerce
-from core.stages import JUDGE_TASKS, THINK, parse_judge, parse_plan, parse_think, plan_schema
+from core.engine.stages import JUDGE_TASKS, THINK, parse_judge, parse_plan, parse_think, plan_schema
 
 if TYPE_CHECKING:
-    from core.phase_task_executor import PhaseTaskExecutor
+    from core.engine.phase_task_executor import PhaseTaskExecutor
 
 MAX_RETRIES_IN_A_ROW = 3
 KEEP_ROUNDS = 2

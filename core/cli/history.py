@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 from core.config import Settings
-from core.headless import USAGE_ERROR
-from core.store import Recorder, Store
+from core.cli.headless import USAGE_ERROR
+from core.store.history import Recorder, Store
 
 
 def start_recorded_run(store: Store, settings: Settings, request: str, model: Any,
@@ -18,7 +18,7 @@ def start_recorded_run(store: Store, settings: Settings, request: str, model: An
                                                           dict[str, Any] | None]:
     """Open (or continue) a conversation and start a run; returns its id, recorder, memory
     and the analysis a clarification answer continues."""
-    from core.memory import memory_from_store
+    from core.engine.memory import memory_from_store
 
     memory: list[dict[str, Any]] = []
     previous = None
@@ -57,7 +57,7 @@ def _list(store: Store) -> int:
 
 
 def _export(store: Store, run_id: str, fmt: str) -> int:
-    from core.export import export_text
+    from core.store.export import export_text
 
     try:
         sys.stdout.write(export_text(store, run_id, fmt))  # type: ignore[arg-type]

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from core.events import Summary
 from core.llm.base import Message
-from core.prompts import summarizer_instruction
-from core.reports import PhaseRecord, degraded_reports
-from core.stage_caller import StageCaller
-from core.stages import SUMMARIZER, parse_summary
+from core.engine.prompts import summarizer_instruction
+from core.engine.reports import PhaseRecord, degraded_reports
+from core.engine.stage_caller import StageCaller
+from core.engine.stages import SUMMARIZER, parse_summary
 
 STATUS_LINES = {
     "completed": "all planned work was attempted",

@@ -12,12 +12,12 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
-from core.context import digest
+from core.engine.context import digest
 from core.events import Event, LlmCall, Notice
 from core.llm.base import ChatModel, Message, ModelError, Reply, ToolCall, error_to_script, \
     estimate_tokens, reply_to_script
 from core.schema import SchemaError
-from core.stages import tool_definition
+from core.engine.stages import tool_definition
 
 T = TypeVar("T")
 FATAL_STATUSES = {0, 401, 403, 404}

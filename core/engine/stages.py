@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from core.schema import SchemaError, coerce
-from core.scheduler import find_cycle
+from core.engine.scheduler import find_cycle
 
 MAX_PHASES = 5
 MAX_TASKS = 8

@@ -1,0 +1,1 @@
+"""The terminal front end: headless runs, history commands, printing, context dumps."""

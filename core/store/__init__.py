@@ -1,0 +1,1 @@
+"""Storage: the SQLite history of conversations, runs and events, and its exports."""
