@@ -13,10 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_config_dir, user_data_dir
-
-APP_NAME = "PhaseDesk"
-
+from core import secrets
+from core.appdirs import config_path
 
 def setting(default: Any, description: str, *, label: str, low: float | None = None,
             high: float | None = None, choices: tuple[str, ...] = (), secret: bool = False,
@@ -121,24 +119,6 @@ def fields() -> tuple[dataclasses.Field[Any], ...]:
     return dataclasses.fields(Settings)
 
 
-def app_home() -> tuple[Path, Path]:
-    """(config dir, data dir). ``PHASEDESK_HOME`` puts both under one folder (tests, portable use)."""
-    home = os.environ.get("PHASEDESK_HOME")
-    if home:
-        return Path(home) / "config", Path(home) / "data"
-    return Path(user_config_dir(APP_NAME)), Path(user_data_dir(APP_NAME))
-
-
-def config_path() -> Path:
-    return app_home()[0] / "settings.json"
-
-
-def data_dir() -> Path:
-    path = app_home()[1]
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def from_mapping(values: dict[str, Any], base: Settings | None = None) -> Settings:
     """Settings from a dict, ignoring unknown names; invalid values raise ``ValueError``."""
     known = {f.name: f for f in fields()}
@@ -158,8 +138,6 @@ def load(path: Path | None = None) -> tuple[Settings, list[str]]:
     A damaged file or a bad value never stops the app: the bad part is dropped,
     the default stays, and the problem is returned so the UI can say so.
     """
-    from core import secrets
-
     path = path or config_path()
     problems: list[str] = []
     values: dict[str, Any] = {}
@@ -185,8 +163,6 @@ def load(path: Path | None = None) -> tuple[Settings, list[str]]:
 
 def save(settings: Settings, path: Path | None = None) -> str:
     """Write settings (the API key goes to the secret store); returns where the key went."""
-    from core import secrets
-
     settings.validated()
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)

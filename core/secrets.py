@@ -15,6 +15,8 @@ import threading
 from pathlib import Path
 from typing import Any, TypeVar
 
+from core.appdirs import app_home
+
 SERVICE = "PhaseDesk"
 ACCOUNT = "api_key"
 log = logging.getLogger(__name__)
@@ -38,8 +40,6 @@ def _keyring_usable() -> bool:
 
 
 def _key_file() -> Path:
-    from core.config import app_home
-
     return app_home()[0] / "api_key"
 
 

@@ -26,9 +26,8 @@ from core.store.export import export_text
 from core.llm.base import ChatModel
 from core.engine.memory import memory_from_store
 from core.store.history import ConversationInfo, Recorder, RunInfo, Store
-from ui.marks import mark_message
+from ui.page_messages import mark_message, undo_message, was_undone
 from ui.render import page_message
-from ui.undo import undo_message, was_undone
 
 log = logging.getLogger(__name__)
 MEMORY = ":memory:"

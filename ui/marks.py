@@ -13,25 +13,16 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from core.secrets import redact
 from ui.bridge import Bridge
-
-if TYPE_CHECKING:
-    from ui.history import History
+from ui.history import History
+from ui.page_messages import mark_message
 
 log = logging.getLogger(__name__)
-
-
-def mark_message(run_id: str, status: str, marked: bool | None = None,
-                 message: str = "") -> dict[str, Any]:
-    """The ``ui_mark`` message for the page (``marked`` is None when nothing is known)."""
-    return {"kind": "ui_mark", "run_id": run_id, "status": status, "marked": marked,
-            "message": message}
 
 
 class Marks(QObject):

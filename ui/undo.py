@@ -15,41 +15,22 @@ conversation sends ``undone`` for a run whose checkpoint records that it was und
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.secrets import redact
-from core.tools.checkpoint import UndoReport, checkpoint_dir, undo_run
+from core.tools.checkpoint import UndoReport, undo_run
 from ui.bridge import Bridge
-
-if TYPE_CHECKING:
-    from ui.run_controller import RunController
+from ui.page_messages import undo_message
+from ui.run_controller import RunController
 
 log = logging.getLogger(__name__)
 CONFIRM = ("Put every file this run changed back the way it was before the run? Files it "
            "created are deleted. If any of them changed since the run wrote it, nothing is "
            "undone.")
-
-
-def was_undone(run_id: str) -> bool:
-    """The run's checkpoint records a finished undo (``manifest.json``'s ``undone``)."""
-    try:
-        manifest = checkpoint_dir(run_id) / "manifest.json"
-        return json.loads(manifest.read_text(encoding="utf-8")).get("undone") is True
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def undo_message(run_id: str, status: str, message: str = "",
-                 report: UndoReport | None = None) -> dict[str, Any]:
-    """The ``ui_undo`` message for the page."""
-    return {"kind": "ui_undo", "run_id": run_id, "status": status, "message": message,
-            "restored": list(report.restored) if report else [],
-            "deleted": list(report.deleted) if report else []}
 
 
 def _plural(n: int, word: str) -> str:

@@ -19,10 +19,11 @@ from typing import Any
 from core import config
 from core.config import Settings
 from core.events import ApprovalRequested, Event, to_json
+from core.cli.exit_codes import USAGE_ERROR
 from core.cli.printer import describe
 from core.secrets import redact, remember
 
-USAGE_ERROR = 2
+
 
 
 def build_parser() -> argparse.ArgumentParser:

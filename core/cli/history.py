@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from core.config import Settings
-from core.cli.headless import USAGE_ERROR
+from core.cli.exit_codes import USAGE_ERROR
 from core.store.history import Recorder, Store
 
 

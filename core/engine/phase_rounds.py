@@ -10,7 +10,7 @@ plan ends the round, a broken judge counts the round as not completed.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.engine.context import compact, rounds_digest
 from core.events import ContextCompacted, Judged, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
@@ -18,20 +18,18 @@ from core.engine.execute import execution_messages
 from core.llm.base import Message
 from core.models.phase import completion_rate, quality_average, success_rate
 from core.models.task import Task
+from core.engine.phase_host import PhaseHost
 from core.engine.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
 from core.engine.reports import PhaseRecord, level2
 from core.schema import coerce
 from core.engine.stages import JUDGE_TASKS, THINK, parse_judge, parse_plan, parse_think, plan_schema
-
-if TYPE_CHECKING:
-    from core.engine.phase_task_executor import PhaseTaskExecutor
 
 MAX_RETRIES_IN_A_ROW = 3
 KEEP_ROUNDS = 2
 
 
 class PhaseRunner:
-    def __init__(self, engine: "PhaseTaskExecutor", record: PhaseRecord, index: int,
+    def __init__(self, engine: PhaseHost, record: PhaseRecord, index: int,
                  total: int) -> None:
         self.engine = engine
         self.record = record

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, TypedDict, cast
 
 from core import secrets
-from core.config import data_dir, fields
+from core.appdirs import data_dir
+from core.config import fields
 from core.events import Event, FileChanged, LlmCall, RunFinished, to_json
 
 RUN_STATUSES = ("running", "completed", "budget_exhausted", "cancelled", "failed",

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.config import data_dir
+from core.appdirs import data_dir
 from core.tools import paths
 from core.tools.base import RunState, ToolError
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from core import config, secrets
+from core import appdirs, config, secrets
 from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import wait_js
@@ -60,7 +60,7 @@ def test_use_phase_task_persists_across_a_restart(qtbot: QtBot, make_window: Win
     assert not dialog.isVisible()
     assert window.settings.use_phase_task is False
     wait_js(qtbot, window, "document.getElementById('ctx-engine').textContent === 'Classic loop'")
-    assert json.loads(config.config_path().read_text())["use_phase_task"] is False
+    assert json.loads(appdirs.config_path().read_text())["use_phase_task"] is False
     close_window(qtbot, window)
 
     again = make_window()
@@ -78,8 +78,8 @@ def test_invalid_value_is_refused_with_the_reason(qtbot: QtBot, make_window: Win
     save(dialog)
     assert dialog.isVisible()
     assert "must start with http" in dialog.error_label.text()
-    assert not config.config_path().exists() or \
-        json.loads(config.config_path().read_text())["base_url"] == ""
+    assert not appdirs.config_path().exists() or \
+        json.loads(appdirs.config_path().read_text())["base_url"] == ""
     dialog.widgets["base_url"].setText("http://127.0.0.1:9/v1")
     save(dialog)
     assert not dialog.isVisible()
@@ -92,10 +92,10 @@ def test_api_key_goes_to_the_secret_store_and_the_page_says_where(
     dialog = window.open_settings()
     dialog.widgets["api_key"].setText("sk-test-12345")
     save(dialog)
-    key_file = Path(config.app_home()[0]) / "api_key"
+    key_file = Path(appdirs.app_home()[0]) / "api_key"
     assert key_file.read_text() == "sk-test-12345"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
-    assert "sk-test-12345" not in config.config_path().read_text()
+    assert "sk-test-12345" not in appdirs.config_path().read_text()
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "file readable only by you" in message
 
@@ -135,7 +135,7 @@ def test_test_connection_talks_to_an_openai_compatible_server(
         assert dialog.test_label.text() == \
             "Connected to openai · tiny-test-model: replied “pong”."
     assert dialog.test_button.isEnabled()
-    assert not config.config_path().exists()  # testing does not save
+    assert not appdirs.config_path().exists()  # testing does not save
     dialog.reject()
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from core.config import data_dir
+from core.appdirs import data_dir
 from core.events import Event, LlmCall, Notice, RunFinished, from_dict
 from core.store.history import Recorder, Store
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tool_harness import Harness
 
-from core.config import data_dir
+from core.appdirs import data_dir
 from core.events import FileChanged
 from core.tools.checkpoint import Checkpoint, undo_run
 

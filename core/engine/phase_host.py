@@ -1,0 +1,29 @@
+"""What a phase's rounds need from the engine that runs them.
+
+``PhaseRunner`` (``phase_rounds``) works through this protocol, and
+``PhaseTaskExecutor`` provides it: the rounds sit one level below the executor.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from core.config import Settings
+from core.engine.execute import Executor
+from core.engine.stage_caller import Accounting, StageCaller
+from core.events import Event
+from core.llm.base import Message
+from core.tools.base import ToolManager
+
+
+class PhaseHost(Protocol):
+    settings: Settings
+    tools: ToolManager
+    accounting: Accounting
+    caller: StageCaller
+    executor: Executor
+    base_messages: list[Message]
+    context_window: int
+    reanalysed: bool
+
+    def emit(self, event: Event) -> None: ...
