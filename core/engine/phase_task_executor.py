@@ -43,9 +43,9 @@ class PhaseTaskExecutor(EngineBase):
                                       constraints=analysis.constraints,
                                       complexity=analysis.complexity,
                                       estimated_phases=analysis.estimated_phases))
-            if analysis.clarification_needed and self.model.provider == "embedded":
+            if analysis.clarification_needed and not self.model.capabilities.clarification_trusted:
                 self.emit(Notice(level="info", stage="request_analyser", message=(
-                    "The offline demo model asked for clarification (" + "; ".join(
+                    "The model asked for clarification (" + "; ".join(
                         analysis.clarification_questions) + "); it cannot judge that "
                     "reliably, so the run continues with the request as it is.")))
             elif analysis.clarification_needed:

@@ -53,8 +53,22 @@ class ModelError(Exception):
         self.unreachable = unreachable
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a model declares about itself, so the engine never asks which provider it is.
+
+    ``clarification_trusted``: its requests for clarification deserve the person's answer
+    (a tiny offline model asks on plain requests; the run then goes on as written).
+    """
+
+    clarification_trusted: bool = True
+
+
 class ChatModel(Protocol):
     """What an engine needs from a model."""
+
+    @property
+    def capabilities(self) -> Capabilities: ...
 
     @property
     def name(self) -> str: ...

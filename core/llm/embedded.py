@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from core.llm import embedded_grammar as grammar
 from core.llm import embedded_prompt as prompt
-from core.llm.base import Message, ModelError, Reply, ToolCall, Usage
+from core.llm.base import Capabilities, Message, ModelError, Reply, ToolCall, Usage
 from core.llm.embedded_load import (
     CONTEXT_TOKENS,
     INSTALL_HINT,
@@ -70,6 +70,10 @@ class EmbeddedModel:
     @property
     def provider(self) -> str:
         return "embedded"
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(clarification_trusted=False)
 
     @property
     def context_window(self) -> int:

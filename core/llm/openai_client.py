@@ -8,7 +8,7 @@ from typing import Any
 
 import openai
 
-from core.llm.base import Message, ModelError, Reply, ToolCall, Usage, estimate_tokens
+from core.llm.base import Capabilities, Message, ModelError, Reply, ToolCall, Usage, estimate_tokens
 from core.secrets import redact, remember
 
 
@@ -95,6 +95,7 @@ class OpenAIModel:
     """Any OpenAI-compatible chat-completions endpoint, through the official SDK."""
 
     provider = "openai"
+    capabilities = Capabilities()
 
     def __init__(self, base_url: str, model: str, api_key: str, timeout_s: float = 120.0,
                  max_retries: int = 2) -> None:

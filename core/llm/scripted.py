@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from core.llm.base import Message, ModelError, Reply, ToolCall, Usage, estimate_tokens
+from core.llm.base import Capabilities, Message, ModelError, Reply, ToolCall, Usage, estimate_tokens
 from core.llm.openai_client import sdk_error, translate_error
 
 _KEYS = {"tool", "arguments", "raw_arguments", "tool_calls", "text", "error", "usage", "delay_s"}
@@ -52,6 +52,7 @@ def check_reply(reply: Any, index: int) -> dict[str, Any]:
 
 class ScriptedModel:
     provider = "scripted"
+    capabilities = Capabilities()
 
     def __init__(self, replies: list[dict[str, Any]], name: str = "scripted") -> None:
         self._replies = [check_reply(r, i) for i, r in enumerate(replies)]

@@ -9,6 +9,7 @@ from typing import Any
 
 from core.config import Settings
 from core.events import Event
+from core.llm.base import Capabilities
 from core.llm.scripted import ScriptedModel
 from core.engine.runner import create_engine
 from tests.support.script import analysis, judge, phases, plan, summary, task, think
@@ -96,6 +97,8 @@ class ScriptedFactory:
         model = ScriptedModel(self.scripts.pop(0))
         if self.provider:
             model.provider = self.provider  # type: ignore[misc]
+            model.capabilities = Capabilities(  # type: ignore[misc]
+                clarification_trusted=self.provider != "embedded")
         self.models.append(model)
         return model
 

@@ -243,12 +243,14 @@ def test_cancel_mid_round_still_summarises(ws: Path) -> None:
 
 
 def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) -> None:
+    from core.llm.base import Capabilities
     from core.llm.scripted import ScriptedModel
     from core.engine.runner import create_engine
     from tests.support.script import settings
 
     class OfflineScripted(ScriptedModel):
         provider = "embedded"
+        capabilities = Capabilities(clarification_trusted=False)
 
     model = OfflineScripted([analysis(questions=["What do you mean?"]), phases((1, "Look", [])),
                              plan(task(1, "list_files")), judge([1]), summary()])
@@ -260,7 +262,7 @@ def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) 
     events = asyncio.run(go())
     final, finished = ending(events)
     assert of(events, "clarification") == []
-    assert any("offline demo model asked for clarification" in n.message
+    assert any("model asked for clarification" in n.message
                for n in of(events, "notice"))
     assert finished.status == "completed" and len(of(events, "task_finished")) == 1
 
@@ -301,6 +303,7 @@ def test_think_always_runs_and_can_keep_a_phase_going(ws: Path) -> None:
 
 
 def test_each_phase_records_its_own_llm_calls_and_tokens(ws: Path) -> None:
+    from core.llm.base import Capabilities
     from core.llm.scripted import ScriptedModel
     from core.engine.runner import create_engine
     from tests.support.script import settings
