@@ -13,6 +13,7 @@ Run: .venv/bin/python bench/bench_engines.py
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -21,12 +22,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_model import StageScriptedModel  # noqa: E402
 from core.config import Settings  # noqa: E402
-from core.llm.scripted import ScriptedModel  # noqa: E402
 from core.engine.runner import create_engine  # noqa: E402
-from tests.support.script import analysis, judge, phases, plan, summary, task  # noqa: E402
+from tests.support.script import analysis, judge, phases, plan, summary, task, think  # noqa: E402
 
-Call = tuple[str, dict[str, Any], list[int]]  # tool, arguments, dependencies (task ids)
+Call = tuple[str, dict[str, Any], list[int]]
+SECONDS_PER_CALL = 0.5
+PREFILL_TOKENS_PER_S = 2000
+GENERATED_TOKENS_PER_S = 50  # tool, arguments, dependencies (task ids)
 
 
 @dataclass
@@ -87,24 +91,31 @@ def make_workspace(root: Path) -> None:
         (root / "data" / f"big{n}.txt").write_text(f"line {n} with a needle maybe\n" * 1500)
 
 
-def phase_script(s: Scenario) -> list[dict[str, Any]]:
-    replies = [analysis("bench goal", phases=len(s.rounds)),
-               phases(*[(p + 1, f"Phase {p + 1}", [p] if p else [], len(rounds))
-                        for p, rounds in enumerate(s.rounds)])]
+def phase_script(s: Scenario) -> dict[str, list[dict[str, Any]]]:
+    """Replies per stage for the phase engine doing exactly the scenario's rounds."""
+    queues: dict[str, list[dict[str, Any]]] = {
+        "request_analyser": [analysis("bench goal", phases=len(s.rounds))],
+        "plan_tool_call": [], "judge_tasks": [], "summarizer": [summary()]}
+    if len(s.rounds) > 1:  # a simple one-phase request is not phase-planned
+        queues["phase_planner"] = [phases(*[(p + 1, f"Phase {p + 1}", [p] if p else [],
+                                             len(rounds)) for p, rounds in enumerate(s.rounds)])]
     for p, rounds in enumerate(s.rounds, start=1):
         for r, calls in enumerate(rounds, start=1):
-            replies.append(plan(*[task(i, tool, deps, **args)
-                                  for i, (tool, args, deps) in enumerate(calls, start=1)]))
+            queues["plan_tool_call"].append(plan(*[
+                task(i, tool, deps, **args) for i, (tool, args, deps) in enumerate(calls, start=1)]))
             failed = [i for i in range(1, len(calls) + 1) if (p, r, i) in s.failing]
             done = [i for i in range(1, len(calls) + 1) if i not in failed]
             last = r == len(rounds)
-            replies.append(judge(done, failed, completed=last,
-                                 action="end_phase" if last else (
-                                     "retry_failed" if failed else "continue_phase")))
-    return replies + [summary()]
+            queues["judge_tasks"].append(judge(done, failed, completed=last,
+                                               action="end_phase" if last else (
+                                                   "retry_failed" if failed else "continue_phase")))
+    return queues
 
 
-def classic_script(s: Scenario, batched: bool) -> list[dict[str, Any]]:
+THINK_DEFAULT = think(False, True, "")
+
+
+def classic_script(s: Scenario, batched: bool) -> dict[str, list[dict[str, Any]]]:
     replies: list[dict[str, Any]] = []
     for rounds in s.rounds:
         for calls in rounds:
@@ -116,62 +127,116 @@ def classic_script(s: Scenario, batched: bool) -> list[dict[str, Any]]:
                     if group:
                         replies.append({"tool_calls": [{"tool": t, "arguments": a}
                                                        for t, a, _ in group]})
-    return replies + [{"text": "## Done\n\nAll the work is done."}]
+    return {"auto": replies + [{"text": "## Done\n\nAll the work is done."}]}
 
 
-async def measure(replies: list[dict[str, Any]], classic: bool, workspace: Path) -> dict[str, int]:
+def tool_work(s: Scenario) -> list[str]:
+    return sorted(_work(tool, args) for rounds in s.rounds for calls in rounds
+                  for tool, args, _ in calls)
+
+
+def _work(tool: str, arguments: dict[str, Any]) -> str:
+    return tool + json.dumps(arguments, sort_keys=True)
+
+
+async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], classic: bool,
+                  workspace: Path) -> dict[str, float]:
+    """One run's figures; raises when the phase engine did not run exactly the scenario's
+    tool calls (the classic loop: did not plan each of them; it refuses a repeated call as
+    a loop) or the run ended without a model-written summary: a script that does not fit
+    the engine."""
     settings = Settings(use_phase_task=not classic, think_stage="auto", command_approval="auto",
                         max_iterations=200)
-    engine = create_engine(settings, workspace, model=ScriptedModel(replies))
-    peak = 0
+    model = StageScriptedModel(queues, defaults={"think": THINK_DEFAULT})
+    engine = create_engine(settings, workspace, model=model)
+    peak = cached = 0
+    planned: dict[tuple[int, int, int], str] = {}
+    ran: list[str] = []
+    generated_by = ""
     async for event in engine.run("bench request: do the work described"):
         if event.kind == "llm_call":
             peak = max(peak, event.context_tokens)
-        if event.kind == "run_finished":
-            return {"calls": event.llm_calls, "prompt": event.prompt_tokens,
-                    "completion": event.completion_tokens, "peak": peak}
+            cached += event.cached_tokens
+        elif event.kind == "tasks_planned":
+            for card in event.tasks:
+                planned[(event.phase_id, event.round, card["id"])] = _work(card["tool"],
+                                                                          card["arguments"])
+        elif event.kind == "task_started":
+            ran.append(planned[(event.phase_id, event.round, event.task_id)])
+        elif event.kind == "summary":
+            generated_by = event.generated_by
+        elif event.kind == "run_finished":
+            problems = []
+            if classic and set(planned.values()) != set(tool_work(s)):
+                problems.append(f"planned {sorted(planned.values())}, expected {tool_work(s)}")
+            if not classic and sorted(ran) != tool_work(s):
+                problems.append(f"ran {sorted(ran)}, expected {tool_work(s)}")
+            if generated_by != "model":
+                problems.append(f"summary written by {generated_by or 'nobody'}")
+            if model.left_over():
+                problems.append(f"replies never asked for: {model.left_over()}")
+            if problems:
+                engine_name = "classic" if classic else "phase"
+                raise RuntimeError(f"{s.name} ({engine_name}): " + "; ".join(problems))
+            figures = {"calls": event.llm_calls, "prompt": event.prompt_tokens,
+                       "uncached": event.prompt_tokens - cached,
+                       "completion": event.completion_tokens, "peak": peak}
+            figures["seconds"] = model_seconds(figures)
+            return figures
     raise RuntimeError("no run_finished")
+
+
+def model_seconds(f: dict[str, float]) -> float:
+    """Modelled model time: a fixed latency per call, uncached prompt tokens at the prefill
+    rate, completion tokens at the generation rate (cached prompt tokens taken as free)."""
+    return (f["calls"] * SECONDS_PER_CALL + f["uncached"] / PREFILL_TOKENS_PER_S
+            + f["completion"] / GENERATED_TOKENS_PER_S)
+
+
+COLUMNS = (("calls", 5, "d"), ("prompt", 8, "d"), ("uncached", 8, "d"),
+           ("completion", 6, "d"), ("peak", 6, "d"), ("seconds", 6, ".1f"))
 
 
 def main() -> None:
     rows = []
-    totals = {k: [0, 0, 0] for k in ("calls", "prompt", "completion", "peak")}
+    engines = ("phase", "batched", "stepwise")
+    totals = {e: {key: 0.0 for key, _, _ in COLUMNS} for e in engines}
     for s in scenarios():
-        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b, \
-                tempfile.TemporaryDirectory() as c:
-            for folder in (a, b, c):
+        figures = {}
+        for engine, classic, script in (("phase", False, phase_script(s)),
+                                        ("batched", True, classic_script(s, True)),
+                                        ("stepwise", True, classic_script(s, False))):
+            with tempfile.TemporaryDirectory() as folder:
                 make_workspace(Path(folder))
-            phase = asyncio.run(measure(phase_script(s), False, Path(a)))
-            batched = asyncio.run(measure(classic_script(s, True), True, Path(b)))
-            stepwise = asyncio.run(measure(classic_script(s, False), True, Path(c)))
-        rows.append((s.name, phase, batched, stepwise))
-        for key in totals:
-            for i, figures in enumerate((phase, batched, stepwise)):
-                totals[key][i] += figures[key]
-    header = (f"{'scenario':24} {'engine':16} {'calls':>5} {'prompt tok':>10} {'compl tok':>9} "
-              f"{'peak ctx':>8}   phase/classic: calls  prompt")
+                figures[engine] = asyncio.run(measure(s, script, classic, Path(folder)))
+            for key, _, _ in COLUMNS:
+                totals[engine][key] += figures[engine][key]
+        rows.append((s.name, figures))
+    rows.append(("TOTAL", totals))
+    header = (f"{'scenario':24} {'engine':16} {'calls':>5} {'prompt':>8} {'uncached':>8} "
+              f"{'compl':>6} {'peak':>6} {'model s':>7}   phase/this: calls prompt  compl")
     print(header)
     print("-" * len(header))
-    for name, phase, batched, stepwise in rows:
-        print(_line(name, "phase", phase))
-        for label, classic in (("classic batched", batched), ("classic stepwise", stepwise)):
-            print(_line("", label, classic) + f"   {phase['calls'] / classic['calls']:>19.2f}"
-                  f"  {phase['prompt'] / classic['prompt']:>6.2f}")
-    total = {k: {"phase": v[0], "batched": v[1], "stepwise": v[2]} for k, v in totals.items()}
-    print("-" * len(header))
-    for label, key in (("phase", "phase"), ("classic batched", "batched"),
-                       ("classic stepwise", "stepwise")):
-        figures = {k: total[k][key] for k in total}
-        ratio = ""
-        if key != "phase":
-            ratio = (f"   {total['calls']['phase'] / figures['calls']:>19.2f}"
-                     f"  {total['prompt']['phase'] / figures['prompt']:>6.2f}")
-        print(_line("TOTAL" if key == "phase" else "", label, figures) + ratio)
+    labels = {"phase": "phase", "batched": "classic batched", "stepwise": "classic stepwise"}
+    for name, figures in rows:
+        if name == "TOTAL":
+            print("-" * len(header))
+        for engine in engines:
+            line = _line(name if engine == "phase" else "", labels[engine], figures[engine])
+            if engine != "phase":
+                p, c = figures["phase"], figures[engine]
+                line += (f"   {p['calls'] / c['calls']:>16.2f} {p['prompt'] / c['prompt']:>6.2f}"
+                         f" {p['completion'] / c['completion']:>6.2f}")
+            print(line)
+    print(f"\nmodel s = {SECONDS_PER_CALL} s a call + uncached prompt tokens at "
+          f"{PREFILL_TOKENS_PER_S:,} tok/s + completion tokens at {GENERATED_TOKENS_PER_S} tok/s; "
+          "uncached = prompt tokens minus what a prefix cache (OpenAI's rule) would serve.")
 
 
-def _line(name: str, engine: str, f: dict[str, int]) -> str:
-    return (f"{name:24} {engine:16} {f['calls']:>5} {f['prompt']:>10} {f['completion']:>9} "
-            f"{f['peak']:>8}")
+def _line(name: str, engine: str, f: dict[str, float]) -> str:
+    cells = " ".join(f"{f[key]:>{width}{fmt if fmt != 'd' else ''}}" if fmt != "d"
+                     else f"{int(f[key]):>{width}}" for key, width, fmt in COLUMNS)
+    return f"{name:24} {engine:16} {cells}  "
 
 
 if __name__ == "__main__":

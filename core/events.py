@@ -36,7 +36,8 @@ class RunStarted(Event):
 
 @dataclass(frozen=True)
 class LlmCall(Event):
-    """One model call. ``reply`` is the reply in the scripted-model format (replayable)."""
+    """One model call. ``reply`` is the reply in the scripted-model format (replayable);
+    ``cached_tokens`` is the part of ``prompt_tokens`` the provider's prompt cache served."""
 
     kind: ClassVar[str] = "llm_call"
     stage: str
@@ -51,6 +52,7 @@ class LlmCall(Event):
     reply: dict[str, Any] = field(default_factory=dict)
     usage_estimated: bool = False
     context: list[dict[str, Any]] = field(default_factory=list)
+    cached_tokens: int = 0
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,30 @@
 """The phase engine: analyse → plan phases → per phase Plan/Execute/Judge/Think → summary.
 
 Stage 0 runs in a throwaway context holding the raw request; the execution context
-starts from the structured request. Every stage forces its own tool. The budget counts
+starts from the structured request. A simple request estimated at one phase gets that
+one phase without a phase_planner call. Every call of the run after the analysis starts
+with the same prefix (system prompt with the tool catalogue, structured request), so a
+provider's prompt cache can serve it; each stage's own instruction comes last. Every stage forces its own tool. The budget counts
 phase planning and every Plan/Judge/Think call; analysis and the summary are outside it.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
 from core.llm.base import Message
 from core.models.phase import Phase
 from core.engine.phase_rounds import PhaseRunner
-from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, analyser_user, execution_request, \
-    reanalyse_user, tool_catalogue
+from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
+    analyser_user, execution_request, reanalyse_user, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
 from core.engine.stages import PHASE_PLANNER, REQUEST_ANALYSER, Analysis, parse_analysis, parse_phases
 from core.engine.base import EngineBase
+
+
+SINGLE_PHASE_ROUNDS = 2
 
 
 class PhaseTaskExecutor(EngineBase):
@@ -80,15 +88,7 @@ class PhaseTaskExecutor(EngineBase):
                                "content": execution_request(analysis.as_text(), self.memory)}]
         if self.accounting.exhausted:
             return "budget_exhausted"
-        result = await self.caller.call(
-            "phase_planner", self.base_messages, "phase_planner", PHASE_PLANNER, parse_phases,
-            counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
-        if result.value is not None:
-            plan = result.value
-        else:
-            plan = {"phases": [{"id": 1, "name": "Main", "goal": analysis.core_goal,
-                                "estimated_rounds": 2, "dependencies": []}],
-                    "execution_strategy": "sequential"}
+        plan = await self.plan_phases(analysis)
         self.emit(PhasesPlanned(phases=plan["phases"],
                                 execution_strategy=plan["execution_strategy"]))
         cap = self.settings.max_rounds_per_phase
@@ -116,6 +116,20 @@ class PhaseTaskExecutor(EngineBase):
                 any(r.phase.status == "pending" for r in self.records):
             return "budget_exhausted"
         return "completed"
+
+    async def plan_phases(self, analysis: Analysis) -> dict[str, Any]:
+        """The phase plan: one phase without a model call for a simple one-phase request,
+        else from phase_planner (its call and answer stay out of the shared prefix)."""
+        single = {"phases": [{"id": 1, "name": "Main", "goal": analysis.core_goal,
+                              "estimated_rounds": SINGLE_PHASE_ROUNDS, "dependencies": []}],
+                  "execution_strategy": "sequential"}
+        if analysis.complexity == "simple" and analysis.estimated_phases == 1:
+            return single
+        messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION}]
+        result = await self.caller.call(
+            "phase_planner", messages, "phase_planner", PHASE_PLANNER, parse_phases,
+            counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
+        return result.value if result.value is not None else single
 
     def finish_phases(self) -> None:
         for record in self.records:

@@ -62,7 +62,11 @@ def execution_request(analysis_text: str, memory: str) -> str:
     text = f"Structured request:\n{analysis_text}"
     if memory:
         text = f"Earlier in this conversation:\n{memory}\n\n{text}"
-    return text + "\n\nPlan the phases with phase_planner."
+    return text
+
+
+PHASE_PLANNER_INSTRUCTION = ("Split the structured request into phases in dependency order "
+                             "with phase_planner.")
 
 
 def phase_intro(index: int, total: int, name: str, goal: str, earlier: str) -> str:

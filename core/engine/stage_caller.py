@@ -95,7 +95,8 @@ class StageCaller:
                           completion_tokens=reply.usage.completion_tokens,
                           counted_in_budget=counted, calls_used=acc.counted, budget=acc.budget,
                           context_tokens=context, ok=True, reply=reply_to_script(reply),
-                          usage_estimated=reply.usage.estimated, context=shown))
+                          usage_estimated=reply.usage.estimated, context=shown,
+                          cached_tokens=reply.usage.cached_tokens))
         return reply
 
     async def call(self, stage: str, messages: list[Message], tool: str,

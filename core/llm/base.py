@@ -24,9 +24,13 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Usage:
+    """Tokens of one call; ``cached_tokens`` is the part of the prompt the provider served from
+    its prompt cache (``usage.prompt_tokens_details.cached_tokens``; 0 where not reported)."""
+
     prompt_tokens: int
     completion_tokens: int
     estimated: bool = False
+    cached_tokens: int = 0
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,10 @@ class OpenAIModel:
             for i, c in enumerate(message.tool_calls or ()) if getattr(c, "function", None))
         usage = getattr(response, "usage", None)
         if usage is not None and usage.prompt_tokens is not None:
-            counted = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0)
+            details = getattr(usage, "prompt_tokens_details", None)
+            cached = getattr(details, "cached_tokens", None) or 0
+            counted = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0,
+                            cached_tokens=min(int(cached), usage.prompt_tokens or 0))
         else:
             out = (message.content or "") + "".join(c.arguments for c in calls)
             counted = Usage(estimate_tokens(messages) + estimate_tokens(tools),

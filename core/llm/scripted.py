@@ -8,7 +8,7 @@ a text answer; ``{"error": {"status": 500|429|408|0, "message": "..."}}`` the ca
 what the OpenAI SDK raises for that status (0 = connection refused); ``"status": null`` is
 a reply that could not be used (a broken connection, an unreadable body): the call fails
 with exactly that message. Optional on any R:
-``"usage": {"prompt_tokens": n, "completion_tokens": m}`` and ``"delay_s": seconds``.
+``"usage": {"prompt_tokens": n, "completion_tokens": m, "cached_tokens": c}`` (c optional) and ``"delay_s": seconds``.
 When the replies run out, every further call fails with a ``ModelError``.
 """
 
@@ -100,7 +100,8 @@ class ScriptedModel:
         text = reply.get("text") if "text" in reply else None
         out = (text or "") + "".join(c.arguments for c in calls)
         usage = reply.get("usage")
-        counted = (Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)))
+        counted = (Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)),
+                         cached_tokens=int(usage.get("cached_tokens", 0)))
                    if isinstance(usage, dict) else
                    Usage(estimate_tokens(messages) + estimate_tokens(tools), estimate_tokens(out),
                          estimated=True))

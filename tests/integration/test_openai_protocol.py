@@ -54,7 +54,7 @@ def test_each_stage_forces_exactly_its_tool_and_keeps_pairs(tmp_path: Path) -> N
 
 
 def test_raw_request_text_only_reaches_the_analyser(tmp_path: Path) -> None:
-    replies = [analysis("List the files"), phases((1, "List", [])),
+    replies = [analysis("List the files", complexity="medium"), phases((1, "List", [])),
                plan(task(1, "list_files")), judge([1]), summary()]
     with FakeOpenAI(replies) as server:
         run_against(server, tmp_path)
@@ -65,7 +65,7 @@ def test_raw_request_text_only_reaches_the_analyser(tmp_path: Path) -> None:
 
 
 def test_usage_from_the_endpoint_is_reported(tmp_path: Path) -> None:
-    replies = [analysis(), phases((1, "List", [])), plan(task(1, "list_files")), judge([1]),
+    replies = [analysis(complexity="medium"), phases((1, "List", [])), plan(task(1, "list_files")), judge([1]),
                summary()]
     with FakeOpenAI(replies) as server:
         events = run_against(server, tmp_path)
@@ -73,6 +73,19 @@ def test_usage_from_the_endpoint_is_reported(tmp_path: Path) -> None:
     assert all(c.prompt_tokens == 100 and c.completion_tokens == 20 for c in calls)
     assert not any(c.usage_estimated for c in calls)
     assert events[-1].prompt_tokens == 500 and events[-1].completion_tokens == 100
+
+
+def test_cached_prompt_tokens_are_recorded_per_call(tmp_path: Path) -> None:
+    cached = {"prompt_tokens": 1500, "completion_tokens": 20, "cached_tokens": 1152}
+    replies = [analysis(), dict(plan(task(1, "list_files")), usage=cached),
+               dict(judge([1]), usage={"prompt_tokens": 1600, "completion_tokens": 30}),
+               summary()]
+    with FakeOpenAI(replies) as server:
+        events = run_against(server, tmp_path)
+    calls = {c.stage: c for c in of(events, "llm_call")}
+    assert calls["plan"].prompt_tokens == 1500 and calls["plan"].cached_tokens == 1152
+    assert calls["judge"].prompt_tokens == 1600 and calls["judge"].cached_tokens == 0
+    assert calls["request_analyser"].cached_tokens == 0
 
 
 def assert_pairs_intact(messages: list[dict]) -> None:

@@ -30,7 +30,6 @@ def ending(events: list) -> tuple[Summary, RunFinished]:
 def test_one_phase_simple_task_edits_the_file(ws: Path) -> None:
     events, model = run([
         analysis("Set the port to 8080"),
-        phases((1, "Change port", [])),
         plan(task(1, "read_file", path="config.py"),
              task(2, "edit_file", [1], path="config.py", old_text="PORT = 8000",
                   new_text="PORT = 8080")),
@@ -43,7 +42,11 @@ def test_one_phase_simple_task_edits_the_file(ws: Path) -> None:
     assert statuses == {1: "done", 2: "done"}
     assert final.generated_by == "model" and "8080" in final.final_summary
     assert (final.phases_completed, final.total_tasks_executed, final.total_rounds) == (1, 2, 1)
-    assert finished.status == "completed" and finished.llm_calls == 5
+    assert finished.status == "completed" and finished.llm_calls == 4
+    # a simple one-phase request gets its phase without a phase_planner call
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan", "judge",
+                                                           "summarizer"]
+    assert [p["goal"] for p in of(events, "phases_planned")[0].phases] == ["Set the port to 8080"]
     assert of(events, "thought") == []  # an unambiguous verdict skips Think under "auto"
     judged = of(events, "judged")[0]
     assert (judged.completion_rate, judged.success_rate, judged.quality_average) == (1.0, 1.0, 9.0)
@@ -84,7 +87,7 @@ def test_three_phases_with_failure_retry_and_replan(ws: Path) -> None:
 
 def test_retry_prompt_carries_only_the_failed_tasks_and_reasons(ws: Path) -> None:
     events, model = run([
-        analysis(), phases((1, "Fix", [], 2)),
+        analysis(complexity="medium"), phases((1, "Fix", [], 2)),
         plan(task(1, "read_file", path="nope.txt"), task(2, "read_file", path="README.md")),
         judge([2], [1], completed=False, action="retry_failed", reason="nope.txt is absent"),
         plan(task(1, "read_file", path="config.py")),
@@ -118,7 +121,7 @@ def test_budget_exhausted_summarizer_is_outside_the_budget(ws: Path) -> None:
 
 def test_malformed_plan_arguments_are_repaired_on_second_try(ws: Path) -> None:
     events, model = run([
-        analysis(), phases((1, "Look", [])),
+        analysis(complexity="medium"), phases((1, "Look", [])),
         {"tool": "plan_tool_call", "raw_arguments": "{not json"},
         plan(task(1, "list_files")),
         judge([1]), summary(),
@@ -135,7 +138,7 @@ def test_malformed_plan_arguments_are_repaired_on_second_try(ws: Path) -> None:
 
 def test_nine_tasks_are_rejected(ws: Path) -> None:
     nine = plan(*[task(i, "list_files") for i in range(1, 10)])
-    events, _ = run([analysis(), phases((1, "Look", [], 1)), nine, nine, nine, nine, summary()], ws)
+    events, _ = run([analysis(complexity="medium"), phases((1, "Look", [], 1)), nine, nine, nine, nine, summary()], ws)
     final, finished = ending(events)
     assert of(events, "task_finished") == []
     assert any("at most 8 tasks" in n.message for n in of(events, "notice"))
@@ -156,7 +159,7 @@ def test_phase_dependency_cycle_is_invalid(ws: Path) -> None:
 
 def test_unknown_tool_in_plan_is_refused_then_repaired(ws: Path) -> None:
     bad = plan(task(1, "delete_everything"))
-    events, _ = run([analysis(), phases((1, "Look", [])), bad, plan(task(1, "list_files")),
+    events, _ = run([analysis(complexity="medium"), phases((1, "Look", [])), bad, plan(task(1, "list_files")),
                      judge([1]), summary()], ws)
     ending(events)
     assert any("delete_everything" in n.message for n in of(events, "notice"))
@@ -175,7 +178,7 @@ def test_clarification_ends_the_run_without_phases(ws: Path) -> None:
 
 def test_api_500_during_judge_degrades_the_round(ws: Path) -> None:
     events, _ = run([
-        analysis(), phases((1, "Look", [], 1)),
+        analysis(complexity="medium"), phases((1, "Look", [], 1)),
         plan(task(1, "list_files")), error(500),
         plan(task(1, "read_file", path="README.md")), judge([1]),
         summary(),
@@ -190,7 +193,7 @@ def test_api_500_during_judge_degrades_the_round(ws: Path) -> None:
 
 def test_summarizer_failure_gives_a_fallback_summary(ws: Path) -> None:
     events, _ = run([
-        analysis("Look around"), phases((1, "Look", [])),
+        analysis("Look around", complexity="medium"), phases((1, "Look", [])),
         plan(task(1, "list_files")), judge([1], summary="Listed the workspace files."),
         error(500), error(500),
     ], ws)
@@ -203,7 +206,7 @@ def test_summarizer_failure_gives_a_fallback_summary(ws: Path) -> None:
 
 
 def test_replies_running_out_still_end_with_a_fallback_summary(ws: Path) -> None:
-    events, _ = run([analysis(), phases((1, "Look", []))], ws)
+    events, _ = run([analysis(complexity="medium"), phases((1, "Look", []))], ws)
     final, finished = ending(events)
     assert final.generated_by == "fallback"
     assert finished.status == "failed"
@@ -213,7 +216,7 @@ def test_replies_running_out_still_end_with_a_fallback_summary(ws: Path) -> None
 def test_cancel_mid_round_still_summarises(ws: Path) -> None:
     async def scenario() -> list:
         events: list = []
-        replies = [analysis(), phases((1, "Wait", [])),
+        replies = [analysis(complexity="medium"), phases((1, "Wait", [])),
                    plan(task(1, "run_command", command="sleep 30")),
                    judge([1]), summary("## Stopped\n\nThe person stopped the run.")]
         from core.llm.scripted import ScriptedModel
@@ -252,7 +255,7 @@ def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) 
         provider = "embedded"
         capabilities = Capabilities(clarification_trusted=False)
 
-    model = OfflineScripted([analysis(questions=["What do you mean?"]), phases((1, "Look", [])),
+    model = OfflineScripted([analysis(questions=["What do you mean?"], complexity="medium"), phases((1, "Look", [])),
                              plan(task(1, "list_files")), judge([1]), summary()])
 
     async def go() -> list:
@@ -269,11 +272,11 @@ def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) 
 
 def test_comprehension_problem_reanalyses_the_request_once(ws: Path) -> None:
     events, model = run([
-        analysis("Delete the README"), phases((1, "Delete", [], 2)),
+        analysis("Delete the README", complexity="medium"), phases((1, "Delete", [], 2)),
         plan(task(1, "read_file", path="README.md")),
         judge([], [1], completed=False, action="replan", level="comprehension",
               reason="the person wants the README rewritten, not deleted"),
-        analysis("Rewrite the README"), phases((1, "Rewrite", [])),
+        analysis("Rewrite the README", complexity="medium"), phases((1, "Rewrite", [])),
         plan(task(1, "write_file", path="README.md", content="# rewritten\n", overwrite=True)),
         judge([1]), summary("## README rewritten\n\nThe request was understood again."),
     ], ws)
@@ -289,7 +292,7 @@ def test_comprehension_problem_reanalyses_the_request_once(ws: Path) -> None:
 
 def test_think_always_runs_and_can_keep_a_phase_going(ws: Path) -> None:
     events, model = run([
-        analysis(), phases((1, "Look", [], 2)),
+        analysis(complexity="medium"), phases((1, "Look", [], 2)),
         plan(task(1, "list_files")), judge([1]),
         think(False, True, "also read the config"),
         plan(task(1, "read_file", path="config.py")), judge([1]), think(True, False, ""),

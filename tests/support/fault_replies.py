@@ -28,12 +28,16 @@ def completion_body(reply: dict[str, Any], number: int) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.get("text")}
     if tool_calls:
         message["tool_calls"] = tool_calls
-    usage = reply.get("usage", {"prompt_tokens": 100, "completion_tokens": 20})
+    usage = dict(reply.get("usage", {"prompt_tokens": 100, "completion_tokens": 20}))
+    cached = usage.pop("cached_tokens", None)
+    wire: dict[str, Any] = {**usage, "total_tokens": sum(usage.values())}
+    if cached is not None:
+        wire["prompt_tokens_details"] = {"cached_tokens": cached}
     return {"id": f"chatcmpl-{number}", "object": "chat.completion", "created": int(time.time()),
             "model": "fake-model",
             "choices": [{"index": 0, "message": message,
                          "finish_reason": "tool_calls" if tool_calls else "stop"}],
-            "usage": {**usage, "total_tokens": sum(usage.values())}}
+            "usage": wire}
 
 
 def first_call(reply: dict[str, Any]) -> dict[str, Any] | None:
