@@ -92,24 +92,31 @@ def make_workspace(root: Path) -> None:
 
 
 def phase_script(s: Scenario) -> dict[str, list[dict[str, Any]]]:
-    """Replies per stage for the phase engine doing exactly the scenario's rounds."""
+    """Replies per stage for the phase engine doing exactly the scenario's rounds: the first
+    round is planned by plan_tool_call, every later one by the judge of the round before
+    (``next_tasks``), as a model that knows its next step does."""
+    rounds = [(p, r, calls) for p, phase in enumerate(s.rounds, start=1)
+              for r, calls in enumerate(phase, start=1)]
     queues: dict[str, list[dict[str, Any]]] = {
         "request_analyser": [analysis("bench goal", phases=len(s.rounds))],
-        "plan_tool_call": [], "judge_tasks": [], "summarizer": [summary()]}
+        "plan_tool_call": [plan(*tasks_of(rounds[0][2]))], "judge_tasks": [],
+        "summarizer": [summary()]}
     if len(s.rounds) > 1:  # a simple one-phase request is not phase-planned
         queues["phase_planner"] = [phases(*[(p + 1, f"Phase {p + 1}", [p] if p else [],
                                              len(rounds)) for p, rounds in enumerate(s.rounds)])]
-    for p, rounds in enumerate(s.rounds, start=1):
-        for r, calls in enumerate(rounds, start=1):
-            queues["plan_tool_call"].append(plan(*[
-                task(i, tool, deps, **args) for i, (tool, args, deps) in enumerate(calls, start=1)]))
-            failed = [i for i in range(1, len(calls) + 1) if (p, r, i) in s.failing]
-            done = [i for i in range(1, len(calls) + 1) if i not in failed]
-            last = r == len(rounds)
-            queues["judge_tasks"].append(judge(done, failed, completed=last,
-                                               action="end_phase" if last else (
-                                                   "retry_failed" if failed else "continue_phase")))
+    for n, (p, r, calls) in enumerate(rounds):
+        failed = [i for i in range(1, len(calls) + 1) if (p, r, i) in s.failing]
+        done = [i for i in range(1, len(calls) + 1) if i not in failed]
+        last = r == len(s.rounds[p - 1])
+        action = "end_phase" if last else ("retry_failed" if failed else "continue_phase")
+        following = tasks_of(rounds[n + 1][2]) if n + 1 < len(rounds) else None
+        queues["judge_tasks"].append(judge(done, failed, completed=last, action=action,
+                                           quality=None, next_tasks=following))
     return queues
+
+
+def tasks_of(calls: list[Call]) -> list[dict[str, Any]]:
+    return [task(i, tool, deps, **args) for i, (tool, args, deps) in enumerate(calls, start=1)]
 
 
 THINK_DEFAULT = think(False, True, "")

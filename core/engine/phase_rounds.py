@@ -3,8 +3,12 @@
 Routing follows the judge: end_phase / continue_phase / retry_failed (the next plan gets
 only the failed tasks and the judge's reasons; at most three retries in a row) /
 replan; a ``comprehension`` problem asks the engine to re-analyse the request (once per
-run). A plan or judge that stays invalid after one repair degrades safely: an empty
-plan ends the round, a broken judge counts the round as not completed.
+run). A judge that already knows the next round's tasks gives them (``next_tasks``):
+that round runs without a Plan call — more work of the phase, the failed tasks
+corrected, or, when the phase ends completed, the first round of the next phase
+(``handoff``). Think runs under "auto" only when the verdict leaves the decision open.
+A plan or judge that stays invalid after one repair degrades safely: an empty plan ends
+the round, a broken judge counts the round as not completed.
 """
 
 from __future__ import annotations
@@ -13,25 +17,29 @@ import time
 from typing import Any
 
 from core.engine.context import compact, rounds_digest
-from core.events import ContextCompacted, Judged, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
+from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
 from core.engine.execute import execution_messages
 from core.llm.base import Message
-from core.models.phase import completion_rate, quality_average, success_rate
 from core.models.task import Task
 from core.engine.phase_host import PhaseHost
 from core.engine.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
 from core.engine.reports import PhaseRecord, level2
+from core.engine.verdicts import apply_verdict, degraded_judge, failed_tasks, verdict_is_open
 from core.schema import coerce
-from core.engine.stages import JUDGE_TASKS, THINK, parse_judge, parse_plan, parse_think, plan_schema
+from core.engine.stages import THINK, judge_schema, parse_judge, parse_plan, parse_think, plan_schema
 
 MAX_RETRIES_IN_A_ROW = 3
 KEEP_ROUNDS = 2
 
 
 class PhaseRunner:
-    def __init__(self, engine: PhaseHost, record: PhaseRecord, index: int,
-                 total: int) -> None:
+    def __init__(self, engine: PhaseHost, record: PhaseRecord, index: int, total: int,
+                 next_phase: str = "", carried: list[dict[str, Any]] | None = None) -> None:
         self.engine = engine
+        self.next_phase = next_phase
+        self.pending: list[dict[str, Any]] = list(carried or [])
+        self.pending_reason = "planned by the judge when the previous phase ended"
+        self.handoff: list[dict[str, Any]] = []
         self.record = record
         self.phase = record.phase
         self.index = index
@@ -79,7 +87,7 @@ class PhaseRunner:
                 break
             phase.rounds += 1
             self.round_starts.append(len(self.messages))
-            tasks = await self._plan()
+            tasks = self._take_pending() if self.pending else await self._plan()
             if not tasks:
                 self.round_starts.pop()
                 bad_plans += 1
@@ -132,16 +140,24 @@ class PhaseRunner:
                                message=f"Phase {phase.id}, round {phase.rounds}: no usable "
                                        "plan; the round ends without tasks."))
             return []
-        plan = result.value
+        return self._start(result.value["tasks"], result.value["reasoning"])
+
+    def _take_pending(self) -> list[Task]:
+        """The round the judge already planned: no Plan call."""
+        specs, self.pending = self.pending, []
+        return self._start(specs, self.pending_reason)
+
+    def _start(self, specs: list[dict[str, Any]], reasoning: str) -> list[Task]:
+        phase = self.phase
         tasks = [Task(id=t["id"], title=t["title"], description=t["description"],
                       tool=t["tool"], arguments=t["arguments"], priority=t["priority"],
                       dependencies=list(t["dependencies"]), round=phase.rounds,
                       estimated_tokens=len(str(t["arguments"])) // 4)
-                 for t in plan["tasks"]]
+                 for t in specs]
         phase.tasks += tasks
-        engine.emit(TasksPlanned(phase_id=phase.id, round=phase.rounds,
-                                 max_rounds=phase.max_rounds, reasoning=plan["reasoning"],
-                                 tasks=[t.card() for t in tasks], mode=self.mode))  # type: ignore[arg-type]
+        self.engine.emit(TasksPlanned(phase_id=phase.id, round=phase.rounds,
+                                      max_rounds=phase.max_rounds, reasoning=reasoning,
+                                      tasks=[t.card() for t in tasks], mode=self.mode))  # type: ignore[arg-type]
         return tasks
 
     def _check_args(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -152,55 +168,34 @@ class PhaseRunner:
         if engine.accounting.exhausted:
             self._end("stopped", "the iteration budget is spent before the round was judged")
             return "done"
-        self.messages.append({"role": "user", "content": judge_instruction(phase.rounds)})
-        result = await engine.caller.call("judge", self.messages, "judge_tasks", JUDGE_TASKS,
-                                          parse_judge, counted=True,
-                                          ack=lambda _: "Verdict recorded.")
-        judge = result.value or self._degraded_judge(result.problem)
-        self._apply(judge, tasks, degraded=result.value is None)
+        names, most = engine.tools.names(), engine.settings.max_tasks_per_round
+        self.messages.append({"role": "user", "content": judge_instruction(
+            phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase)})
+        result = await engine.caller.call(
+            "judge", self.messages, "judge_tasks", judge_schema(names, most),
+            lambda args: parse_judge(args, names, most, self._check_args), counted=True,
+            ack=lambda _: "Verdict recorded.")
+        judge = result.value or degraded_judge(result.problem)
+        self.engine.emit(apply_verdict(self.phase, judge, tasks, degraded=result.value is None))
         completed = bool(judge["phase_completed"])
         action = judge["next_action"]
         strategy = ""
         if self._wants_think(judge, tasks, result.value is None):
             thought = await self._think()
             if thought is not None:
+                judge = {**judge, "next_tasks": []}  # Think re-decides: plan afresh
                 completed = thought["phase_completed"]
                 if not completed and not thought["continue_phase"]:
                     action = "end_phase"
                 elif not completed and action == "end_phase":
                     action = "continue_phase"
                 strategy = thought["next_round_strategy"]
-        return self._route(judge, tasks, completed, action, strategy)
-
-    def _degraded_judge(self, problem: str) -> dict[str, Any]:
-        return {"task_evaluation": [], "completed_tasks": [], "failed_tasks": [],
-                "phase_completion_rate": 0.0, "phase_completed": False,
-                "user_summary": f"The judge's verdict could not be used ({problem}); this round "
-                                "counts as not completed.",
-                "next_action": "continue_phase", "failed_reason": problem,
-                "problem_level": "execution"}
-
-    def _apply(self, judge: dict[str, Any], tasks: list[Task], degraded: bool) -> None:
-        by_id = {t.id: t for t in tasks}
-        verdicts = []
-        for verdict in judge["task_evaluation"]:
-            task = by_id.get(verdict["task_id"])
-            if task is None:
-                continue
-            task.quality_score = verdict["quality_score"]
-            verdicts.append({"task_id": task.id, "title": task.title,
-                             "status": verdict["status"], "quality": verdict["quality_score"],
-                             "comment": verdict["comment"], "actual": task.status})
-        self.phase.judgements.append(judge)
-        self.phase.summaries.append(judge["user_summary"])
-        self.phase.problem_level = judge["problem_level"]
-        self.engine.emit(Judged(
-            phase_id=self.phase.id, round=self.phase.rounds,
-            phase_completed=judge["phase_completed"], next_action=judge["next_action"],
-            completion_rate=completion_rate(tasks), success_rate=success_rate(tasks),
-            quality_average=quality_average(tasks), verdicts=verdicts,
-            user_summary=judge["user_summary"], failed_reason=judge["failed_reason"],
-            problem_level=judge["problem_level"], degraded=degraded))
+        outcome = self._route(judge, tasks, completed, action, strategy)
+        if phase.status == "running":
+            self.pending, self.pending_reason = judge["next_tasks"], "planned by the judge"
+        elif phase.status == "completed" and self.next_phase:
+            self.handoff = judge["next_tasks"]
+        return outcome
 
     def _wants_think(self, judge: dict[str, Any], tasks: list[Task], degraded: bool) -> bool:
         policy = self.engine.settings.think_stage
@@ -208,11 +203,7 @@ class PhaseRunner:
             return False
         if policy == "always":
             return True
-        failed = any(t.status != "done" for t in tasks)
-        clear_end = judge["phase_completed"] and judge["next_action"] == "end_phase" and not failed
-        clear_fix = not judge["phase_completed"] and judge["next_action"] in ("retry_failed",
-                                                                              "replan")
-        return not (clear_end or clear_fix)
+        return verdict_is_open(judge, tasks)
 
     async def _think(self) -> dict[str, Any] | None:
         engine, phase = self.engine, self.phase
@@ -241,7 +232,7 @@ class PhaseRunner:
         if judge["problem_level"] == "comprehension" and not self.engine.reanalysed:
             self._end("failed", judge["failed_reason"] or "the request was misunderstood")
             return "reanalyse"
-        failed = [t for t in tasks if t.status != "done" or t.id in judge["failed_tasks"]]
+        failed = failed_tasks(judge, tasks)
         if action == "retry_failed" and failed:
             if phase.consecutive_retries >= MAX_RETRIES_IN_A_ROW:
                 self._end("failed", f"tasks still failing after {MAX_RETRIES_IN_A_ROW} retries")

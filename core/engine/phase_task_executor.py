@@ -101,14 +101,19 @@ class PhaseTaskExecutor(EngineBase):
         new_records = [PhaseRecord(phases[pid]) for pid in order]
         self.records.extend(new_records)
         self.tally.records = self.records
+        handoff: list[dict[str, Any]] = []
         for index, record in enumerate(new_records, start=1):
             if self.accounting.exhausted:
                 return "budget_exhausted"
             earlier = "\n".join(level1(r) for r in self.records if r.phase.status != "pending"
                                 and r is not record)
             self._current = record
-            runner = PhaseRunner(self, record, index, len(new_records))
+            following = new_records[index].phase if index < len(new_records) else None
+            runner = PhaseRunner(self, record, index, len(new_records),
+                                 next_phase=f"{following.name} — {following.goal}"
+                                 if following else "", carried=handoff)
             outcome = await runner.run(earlier)
+            handoff = runner.handoff
             self._current = None
             if outcome == "reanalyse" and not self.reanalysed:
                 return "reanalyse"

@@ -94,11 +94,16 @@ def plan_instruction(round_no: int, max_rounds: int, max_tasks: int, mode: str,
     return head
 
 
-def judge_instruction(round_no: int) -> str:
-    return (f"Judge the tasks of round {round_no} with judge_tasks: a status and a quality "
-            "score 0-10 per task, whether the phase goal is reached, the next action "
-            "(end_phase, continue_phase, retry_failed, replan), the problem level if there is "
-            "a problem, and a short summary for the person.")
+def judge_instruction(round_no: int, last_round: bool, next_phase: str) -> str:
+    text = (f"Judge round {round_no} with judge_tasks; give verdicts only for tasks not "
+            "plainly done.")
+    if not last_round:
+        text += (" If the phase goes on and you know its next tasks, give them as next_tasks "
+                 "(retry_failed: the failed ones, corrected).")
+    if next_phase:
+        text += (" If the phase goal is reached, you may give the next phase's first tasks as "
+                 f"next_tasks. Next phase: {next_phase}")
+    return text
 
 
 def think_instruction(round_no: int) -> str:

@@ -1,9 +1,12 @@
 """The six stage tools: bounded JSON schemas and the validation of what a model returns.
 
 Every schema is bounded (maxItems, maxLength, enums, integer ranges) so that even a
-small grammar-constrained model produces valid JSON. ``parse_*`` functions take the
-decoded arguments and return a typed object or raise ``SchemaError`` with a message
-the model can act on.
+small grammar-constrained model produces valid JSON. Schemas ask only for what the engine
+uses: what the engine knows itself (which tasks ran, which failed, rates, totals) is never
+asked back, and fields with a sensible default are optional — every token a model
+generates costs time. ``parse_*`` functions take the decoded arguments and return a typed
+object with the defaults filled in, or raise ``SchemaError`` with a message the model can
+act on.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from core.engine.scheduler import find_cycle
 
 MAX_PHASES = 5
 MAX_TASKS = 8
+DEFAULT_QUALITY = 8.0
 
 
 def _str(most: int, description: str, least: int = 0) -> dict[str, Any]:
@@ -35,6 +39,10 @@ def _int(low: int, high: int, description: str) -> dict[str, Any]:
     return {"type": "integer", "minimum": low, "maximum": high, "description": description}
 
 
+def _number(low: float, high: float, description: str) -> dict[str, Any]:
+    return {"type": "number", "minimum": low, "maximum": high, "description": description}
+
+
 def _ids(items: int, description: str) -> dict[str, Any]:
     return {"type": "array", "maxItems": items, "items": _int(1, 99, "id"),
             "description": description}
@@ -47,56 +55,40 @@ def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 REQUEST_ANALYSER = _object({
     "core_goal": _str(300, "The core goal in one sentence.", least=3),
     "requirements": _strings(8, 200, "Concrete requirements, one per item."),
-    "constraints": _strings(6, 200, "Constraints, e.g. 'must keep tests passing'."),
+    "constraints": _strings(6, 200, "Constraints, e.g. 'must keep tests passing'; default none."),
     "complexity": {"type": "string", "enum": ["simple", "medium", "complex"]},
     "estimated_phases": _int(1, MAX_PHASES, "How many phases the work needs."),
-    "clarification_needed": {"type": "boolean",
-                             "description": "True only if the request cannot be acted on."},
+    "clarification_needed": {"type": "boolean", "description": "True only if the request "
+                             "cannot be acted on; default false."},
     "clarification_questions": _strings(3, 200, "Questions for the person, if needed."),
-}, ["core_goal", "requirements", "constraints", "complexity", "estimated_phases",
-    "clarification_needed", "clarification_questions"])
+}, ["core_goal", "requirements", "complexity", "estimated_phases"])
 
 PHASE_PLANNER = _object({
     "phases": {"type": "array", "minItems": 1, "maxItems": MAX_PHASES, "items": _object({
-        "id": _int(1, 99, "Phase id, unique."),
+        "id": _int(1, 99, "Phase id, unique; default: its position (1, 2, ...)."),
         "name": _str(60, "Short phase name.", least=1),
         "goal": _str(200, "What this phase must achieve.", least=3),
         "estimated_rounds": _int(1, 5, "Plan/Execute/Judge rounds this phase needs."),
-        "dependencies": _ids(4, "Ids of phases that must finish first."),
-    }, ["id", "name", "goal", "estimated_rounds", "dependencies"])},
-    "execution_strategy": {"type": "string", "enum": ["sequential", "parallel"]},
-    "total_estimated_rounds": _int(1, 25, "Sum of estimated rounds."),
-}, ["phases", "execution_strategy", "total_estimated_rounds"])
+        "dependencies": _ids(4, "Ids of phases that must finish first; default none."),
+    }, ["name", "goal", "estimated_rounds"])},
+    "execution_strategy": {"type": "string", "enum": ["sequential", "parallel"],
+                           "description": "Default sequential."},
+}, ["phases"])
 
-JUDGE_TASKS = _object({
-    "task_evaluation": {"type": "array", "maxItems": MAX_TASKS, "items": _object({
-        "task_id": _int(1, 99, "Task id."),
-        "status": {"type": "string", "enum": ["done", "failed", "partial"]},
-        "quality_score": {"type": "number", "minimum": 0, "maximum": 10},
-        "comment": _str(200, "Why this verdict."),
-    }, ["task_id", "status", "quality_score", "comment"])},
-    "completed_tasks": _ids(MAX_TASKS, "Ids of tasks that achieved their purpose."),
-    "failed_tasks": _ids(MAX_TASKS, "Ids of tasks that failed."),
-    "phase_completion_rate": {"type": "number", "minimum": 0, "maximum": 1},
-    "phase_completed": {"type": "boolean", "description": "Is the phase goal reached?"},
-    "user_summary": _str(500, "What this round achieved, for the person.", least=10),
-    "next_action": {"type": "string",
-                    "enum": ["continue_phase", "end_phase", "retry_failed", "replan"]},
-    "failed_reason": _str(300, "Why tasks failed, if any."),
-    "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"],
-                      "description": "Where a problem lies: the task execution, the plan, "
-                                     "or the understanding of the request."},
-}, ["task_evaluation", "completed_tasks", "failed_tasks", "phase_completion_rate",
-    "phase_completed", "user_summary", "next_action", "failed_reason", "problem_level"])
+VERDICT = _object({
+    "task_id": _int(1, 99, "Task id."),
+    "status": {"type": "string", "enum": ["done", "failed", "partial"]},
+    "quality_score": {"type": "number", "minimum": 0, "maximum": 10},
+    "comment": _str(160, "Why this verdict."),
+}, ["task_id", "status", "quality_score", "comment"])
 
 THINK = _object({
-    "internal_analysis": _str(500, "Your reasoning about the phase so far."),
-    "user_summary": _str(300, "One line for the person."),
+    "internal_analysis": _str(300, "Your reasoning about the phase so far, briefly."),
+    "user_summary": _str(200, "One line for the person."),
     "phase_completed": {"type": "boolean"},
     "continue_phase": {"type": "boolean"},
-    "next_round_strategy": _str(300, "What the next round should do differently."),
-}, ["internal_analysis", "user_summary", "phase_completed", "continue_phase",
-    "next_round_strategy"])
+    "next_round_strategy": _str(200, "What the next round should do differently."),
+}, ["user_summary", "phase_completed", "continue_phase"])
 
 SUMMARIZER = _object({
     "final_summary": _str(4000, "The complete summary for the person, in Markdown.", least=3),
@@ -109,22 +101,48 @@ SUMMARIZER = _object({
     "quality_assessment"])
 
 
-def plan_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, Any]:
-    """plan_tool_call's schema: the task ``tool`` is an enum of the registered tools."""
-    task = _object({
-        "id": _int(1, 99, "Task id, unique in this plan."),
-        "title": _str(80, "Short title.", least=1),
-        "description": _str(300, "What the task does and why."),
-        "tool": {"type": "string", "enum": list(tool_names)},
-        "arguments": {"type": "object", "maxProperties": 6,
-                      "description": "Arguments of the tool, as its parameters describe."},
-        "priority": _int(1, 10, "10 = most important."),
-        "dependencies": _ids(MAX_TASKS, "Ids of tasks in this plan that must finish first."),
-    }, ["id", "title", "description", "tool", "arguments", "priority", "dependencies"])
+def task_schema(tool_names: list[str]) -> dict[str, Any]:
+    """One planned task: the ``tool`` is an enum of the registered tools."""
     return _object({
-        "reasoning": _str(300, "Why this plan."),
-        "tasks": {"type": "array", "minItems": 1, "maxItems": max_tasks, "items": task},
-    }, ["reasoning", "tasks"])
+        "id": _int(1, 99, "Unique in the plan; default: its position (1, 2, ...)."),
+        "tool": {"type": "string", "enum": list(tool_names)},
+        "arguments": {"type": "object", "maxProperties": 6, "description": "The tool's arguments."},
+        "title": _str(60, "Short title; default: tool and first argument."),
+        "description": _str(200, "Why, if not obvious."),
+        "priority": _int(1, 10, "10 = most important; default 5."),
+        "dependencies": _ids(MAX_TASKS, "Ids of tasks of this plan to finish first."),
+    }, ["tool", "arguments"])
+
+
+def plan_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, Any]:
+    """plan_tool_call's schema."""
+    return _object({
+        "reasoning": _str(200, "Why this plan, briefly."),
+        "tasks": {"type": "array", "minItems": 1, "maxItems": max_tasks,
+                  "items": task_schema(tool_names)},
+    }, ["tasks"])
+
+
+def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, Any]:
+    """judge_tasks's schema: the verdict, and optionally the next round's tasks."""
+    return _object({
+        "next_action": {"type": "string",
+                        "enum": ["continue_phase", "end_phase", "retry_failed", "replan"]},
+        "user_summary": _str(300, "For the person: what the round achieved, 1-2 sentences.",
+                             least=10),
+        "phase_completed": {"type": "boolean", "description": "Phase goal reached? Default: "
+                            "next_action is end_phase and there is no failed_reason."},
+        "task_evaluation": {"type": "array", "maxItems": MAX_TASKS, "items": VERDICT,
+                            "description": "Only tasks not plainly done; others count as done."},
+        "quality_score": _number(0, 10, "The round's quality; default 8."),
+        "failed_reason": _str(200, "Why something failed or is missing."),
+        "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"],
+                          "description": "Where a problem lies: execution, plan or request."},
+        "next_tasks": {"type": "array", "maxItems": max_tasks, "items": task_schema(tool_names),
+                       "description": "The next round's tasks if known (retry_failed: the "
+                                      "failed ones corrected; a completed phase: the next "
+                                      "phase's first tasks)."},
+    }, ["next_action", "user_summary"])
 
 
 STAGE_DESCRIPTIONS = {
@@ -165,6 +183,9 @@ class Analysis:
 
 def parse_analysis(args: dict[str, Any]) -> Analysis:
     data = coerce(args, REQUEST_ANALYSER)
+    data.setdefault("constraints", [])
+    data.setdefault("clarification_needed", False)
+    data.setdefault("clarification_questions", [])
     if data["clarification_needed"] and not data["clarification_questions"]:
         raise SchemaError("$.clarification_questions: give at least one question when "
                           "clarification_needed is true")
@@ -172,7 +193,12 @@ def parse_analysis(args: dict[str, Any]) -> Analysis:
 
 
 def parse_phases(args: dict[str, Any]) -> dict[str, Any]:
+    """A valid phase plan with the defaults filled in (ids by position, no dependencies)."""
     data = coerce(args, PHASE_PLANNER)
+    for position, phase in enumerate(data["phases"], start=1):
+        phase.setdefault("id", position)
+        phase.setdefault("dependencies", [])
+    data.setdefault("execution_strategy", "sequential")
     ids = [p["id"] for p in data["phases"]]
     if len(set(ids)) != len(ids):
         raise SchemaError("$.phases: phase ids must be unique")
@@ -187,37 +213,76 @@ def parse_phases(args: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+Check = Callable[[str, dict[str, Any]], Any]
+
+
 def parse_plan(args: dict[str, Any], tool_names: list[str], max_tasks: int,
-               check_arguments: Callable[[str, dict[str, Any]], None]) -> dict[str, Any]:
+               check_arguments: Check) -> dict[str, Any]:
     """A valid plan; task arguments are checked against their tool's parameters."""
     if isinstance(args, dict) and isinstance(args.get("tasks"), list) \
             and len(args["tasks"]) > max_tasks:
         raise SchemaError(f"$.tasks: at most {max_tasks} tasks per round, got "
                           f"{len(args['tasks'])}; split the work over more rounds")
     data = coerce(args, plan_schema(tool_names, max_tasks))
-    ids = [t["id"] for t in data["tasks"]]
-    if len(set(ids)) != len(ids):
-        raise SchemaError("$.tasks: task ids must be unique in a plan")
-    for i, task in enumerate(data["tasks"]):
-        try:
-            task["arguments"] = coerce_arguments(task["tool"], task["arguments"], check_arguments)
-        except SchemaError as exc:
-            raise SchemaError(f"$.tasks[{i}] ({task['tool']}): {exc}") from None
+    data.setdefault("reasoning", "")
+    data["tasks"] = checked_tasks(data["tasks"], "$.tasks", check_arguments)
     return data
 
 
-def coerce_arguments(tool: str, arguments: dict[str, Any],
-                     check: Callable[[str, dict[str, Any]], Any]) -> dict[str, Any]:
+def checked_tasks(tasks: list[dict[str, Any]], where: str, check: Check) -> list[dict[str, Any]]:
+    """Tasks with unique ids, arguments checked against their tool, and defaults filled in."""
+    for position, task in enumerate(tasks, start=1):
+        task.setdefault("id", position)
+    ids = [t["id"] for t in tasks]
+    if len(set(ids)) != len(ids):
+        raise SchemaError(f"{where}: task ids must be unique in a plan")
+    for i, task in enumerate(tasks):
+        try:
+            task["arguments"] = coerce_arguments(task["tool"], task["arguments"], check)
+        except SchemaError as exc:
+            raise SchemaError(f"{where}[{i}] ({task['tool']}): {exc}") from None
+        task.setdefault("title", default_title(task["tool"], task["arguments"]))
+        task.setdefault("description", "")
+        task.setdefault("priority", 5)
+        task.setdefault("dependencies", [])
+    return tasks
+
+
+def default_title(tool: str, arguments: dict[str, Any]) -> str:
+    first = next((str(v) for v in arguments.values() if isinstance(v, (str, int, float))), "")
+    first = " ".join(first.split())
+    return f"{tool} {first}"[:60].strip()
+
+
+def coerce_arguments(tool: str, arguments: dict[str, Any], check: Check) -> dict[str, Any]:
     result = check(tool, arguments)
     return result if isinstance(result, dict) else arguments
 
 
-def parse_judge(args: dict[str, Any]) -> dict[str, Any]:
-    return coerce(args, JUDGE_TASKS)
+def parse_judge(args: dict[str, Any], tool_names: list[str], max_tasks: int,
+                check_arguments: Check) -> dict[str, Any]:
+    """A valid verdict with the defaults filled in; ``next_tasks`` checked like a plan's."""
+    if isinstance(args, dict) and isinstance(args.get("next_tasks"), list) \
+            and len(args["next_tasks"]) > max_tasks:
+        raise SchemaError(f"$.next_tasks: at most {max_tasks} tasks per round, got "
+                          f"{len(args['next_tasks'])}")
+    data = coerce(args, judge_schema(tool_names, max_tasks))
+    data.setdefault("task_evaluation", [])
+    data.setdefault("quality_score", DEFAULT_QUALITY)
+    data.setdefault("failed_reason", "")
+    data.setdefault("phase_completed",
+                    data["next_action"] == "end_phase" and not data["failed_reason"])
+    data.setdefault("problem_level", "execution")
+    data["next_tasks"] = checked_tasks(data.get("next_tasks", []), "$.next_tasks",
+                                       check_arguments)
+    return data
 
 
 def parse_think(args: dict[str, Any]) -> dict[str, Any]:
-    return coerce(args, THINK)
+    data = coerce(args, THINK)
+    data.setdefault("internal_analysis", "")
+    data.setdefault("next_round_strategy", "")
+    return data
 
 
 WORD = re.compile(r"[^\W\d_]{2,}")

@@ -88,7 +88,8 @@ PARSERS: dict[str, tuple[dict[str, Any], Callable[[Any], Any]]] = {
     "request_analyser": (stages.REQUEST_ANALYSER, stages.parse_analysis),
     "phase_planner": (stages.PHASE_PLANNER, stages.parse_phases),
     "plan_tool_call": (PLAN, lambda a: stages.parse_plan(a, NAMES, 8, check_arguments)),
-    "judge_tasks": (stages.JUDGE_TASKS, stages.parse_judge),
+    "judge_tasks": (stages.judge_schema(NAMES, 8),
+                    lambda a: stages.parse_judge(a, NAMES, 8, check_arguments)),
     "think": (stages.THINK, stages.parse_think),
     "summarizer": (stages.SUMMARIZER, stages.parse_summary),
 }
@@ -140,7 +141,7 @@ HOSTILE = [  # what the random search found once, kept as fixed cases
                                  "9" * 5000), "refused"),
     ("plan_tool_call", with_value(plan(task(1, "list_files")), ("tasks", 0, "priority"), "--5"),
      "refused"),
-    ("judge_tasks", with_value(judge([1]), ("task_evaluation", 0, "task_id"), "٣"), "parses"),
+    ("judge_tasks", with_value(judge([], [1]), ("task_evaluation", 0, "task_id"), "٣"), "parses"),
 ]
 
 

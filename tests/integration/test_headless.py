@@ -39,7 +39,7 @@ def test_recorded_three_phase_scenario_prints_progress_and_exits_0(tmp_path: Pat
     assert out.count("🎯 Phase") == 3
     assert "✗ task 2 failed" in out and "retry: 1 task(s)" in out
     assert out.count("⚖️  judge") == 4 and "📝 Summary (model)" in out
-    assert "■ completed · 12 LLM calls" in out
+    assert "■ completed · 11 LLM calls" in out
     assert (ws / "config.py").read_text() == "PORT = 8080\nDEBUG = False\n"
     listed = headless(isolated_home, "--list-runs")
     assert listed.returncode == 0 and "completed" in listed.stdout
@@ -145,7 +145,7 @@ def test_dump_context_writes_each_calls_messages(tmp_path: Path, isolated_home: 
                     "--model-script", str(DEMO), "--dump-context", str(dump), REQUEST)
     assert done.returncode == 0
     files = sorted(dump.iterdir())
-    assert len(files) == 12
+    assert len(files) == 11
     assert files[0].name == "001-request_analyser.json" and files[-1].name.endswith("summarizer.json")
     first = json.loads(files[0].read_text())
     assert first["messages"][-1]["content"] == REQUEST

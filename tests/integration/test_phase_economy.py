@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.script import analysis, judge, of, phases, plan, run, summary, task
+from tests.support.script import analysis, judge, of, phases, plan, run, summary, task, think
 
 
 @pytest.fixture
@@ -36,3 +36,98 @@ def test_every_call_after_the_analysis_starts_with_the_same_prefix(ws: Path) -> 
     # the raw request stays in the analyser's context
     assert all("take a note" not in str(r["messages"]) for r in model.requests[1:])
     assert (ws / "notes.md").read_text() == "hello"
+
+
+def stages_of(events: list) -> list[str]:
+    return [c.stage for c in of(events, "llm_call")]
+
+
+def test_a_judge_that_knows_the_next_tasks_saves_the_plan_call(ws: Path) -> None:
+    events, model = run([
+        analysis("Read then note"),
+        plan(task(1, "read_file", path="README.md")),
+        judge([1], completed=False, action="continue_phase", summary="Read the README.",
+              next_tasks=[task(1, "write_file", path="notes.md", content="# hello noted")]),
+        judge([1], summary="Wrote the note."),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "plan", "judge", "judge", "summarizer"]
+    assert of(events, "thought") == []  # a clear verdict needs no Think
+    planned = of(events, "tasks_planned")
+    assert [(p.round, [t["tool"] for t in p.tasks]) for p in planned] == [
+        (1, ["read_file"]), (2, ["write_file"])]
+    assert planned[1].reasoning == "planned by the judge"
+    assert (ws / "notes.md").read_text() == "# hello noted"
+    assert of(events, "phase_finished")[0].rounds == 2
+    assert model.remaining == 0
+
+
+def test_retry_failed_runs_the_judges_corrected_task_without_a_plan_call(ws: Path) -> None:
+    events, model = run([
+        analysis("Fix the heading"),
+        plan(task(1, "edit_file", path="README.md", old_text="# helo", new_text="# Hello")),
+        judge([], [1], completed=False, action="retry_failed", reason="old_text not found",
+              next_tasks=[task(1, "edit_file", path="README.md", old_text="# hello",
+                               new_text="# Hello")]),
+        judge([1], summary="The heading is fixed."),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "plan", "judge", "judge", "summarizer"]
+    retry = of(events, "tasks_planned")[1]
+    assert retry.mode == "retry" and retry.tasks[0]["arguments"]["old_text"] == "# hello"
+    assert [e.status for e in of(events, "task_finished")] == ["failed", "done"]
+    assert (ws / "README.md").read_text() == "# Hello\n"
+    assert model.remaining == 0
+
+
+def test_a_completed_phase_hands_the_next_phases_first_tasks_over(ws: Path) -> None:
+    events, model = run([
+        analysis("Read, then note", phases=2),
+        phases((1, "Read", []), (2, "Note", [1])),
+        plan(task(1, "read_file", path="README.md")),
+        judge([1], summary="Read the README.",
+              next_tasks=[task(1, "write_file", path="notes.md", content="noted")]),
+        judge([1], summary="Wrote the note."),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "phase_planner", "plan", "judge", "judge",
+                                 "summarizer"]
+    judge_context = model.requests[3]["messages"][-1]["content"]
+    assert "Next phase: Note — goal of Note" in judge_context
+    second = [p for p in of(events, "tasks_planned") if p.phase_id == 2]
+    assert [t["tool"] for t in second[0].tasks] == ["write_file"]
+    assert "previous phase" in second[0].reasoning
+    # phase 2's own context starts from the shared prefix and its own goal, not phase 1's rounds
+    phase2_judge = model.requests[4]["messages"]
+    assert phase2_judge[:2] == model.requests[1]["messages"][:2]
+    assert "Phase 2 of 2: Note" in phase2_judge[2]["content"]
+    assert not any("judge_tasks" in str(m.get("tool_calls", "")) for m in phase2_judge)
+    assert [p.status for p in of(events, "phase_finished")] == ["completed", "completed"]
+    assert (ws / "notes.md").read_text() == "noted"
+
+
+def test_an_unfinished_phase_hands_nothing_over(ws: Path) -> None:
+    events, _ = run([
+        analysis("Read, then note", phases=2),
+        phases((1, "Read", [], 1), (2, "Note", [1])),
+        plan(task(1, "read_file", path="missing.md")),
+        judge([], [1], completed=False, action="end_phase", reason="the file is missing",
+              next_tasks=[task(1, "write_file", path="notes.md", content="noted")]),
+        plan(task(1, "list_files")), judge([1]),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "phase_planner", "plan", "judge", "plan",
+                                 "judge", "summarizer"]
+    assert not (ws / "notes.md").exists()
+
+
+def test_think_runs_when_the_verdict_leaves_the_decision_open(ws: Path) -> None:
+    events, _ = run([
+        analysis("Read"),
+        plan(task(1, "read_file", path="missing.md"), task(2, "read_file", path="README.md")),
+        judge([2], [1], completed=False, action="continue_phase", summary="One read failed."),
+        think(True, False, ""),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "plan", "judge", "think", "summarizer"]
+    assert of(events, "phase_finished")[0].status == "completed"

@@ -313,8 +313,8 @@ def test_each_phase_records_its_own_llm_calls_and_tokens(ws: Path) -> None:
 
     replies = [analysis(phases=2), phases((1, "A", []), (2, "B", [1])),
                plan(task(1, "list_files")), judge([1]),
-               plan(task(1, "list_files")), judge([], [1], completed=False,
-                                                   action="continue_phase"),
+               plan(task(1, "list_files")), judge([], [1], completed=True,
+                                                   action="continue_phase"),  # open: Think
                think(True, False), summary()]
 
     async def go() -> tuple:

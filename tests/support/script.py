@@ -16,54 +16,85 @@ Reply = dict[str, Any]
 
 def analysis(goal: str = "Do the work", phases: int = 1, questions: list[str] | None = None,
              **extra: Any) -> Reply:
-    args = {"core_goal": goal, "requirements": ["do it well"], "constraints": [],
-            "complexity": "simple" if phases == 1 else "complex", "estimated_phases": phases,
-            "clarification_needed": bool(questions), "clarification_questions": questions or []}
+    """An analysis with the required fields; clarification only when ``questions`` are given."""
+    args: dict[str, Any] = {"core_goal": goal, "requirements": ["do it well"],
+                            "complexity": "simple" if phases == 1 else "complex",
+                            "estimated_phases": phases}
+    if questions:
+        args.update(clarification_needed=True, clarification_questions=questions)
     args.update(extra)
     return {"tool": "request_analyser", "arguments": args}
 
 
 def phases(*specs: tuple[int, str, list[int]] | tuple[int, str, list[int], int]) -> Reply:
+    """A phase plan with the required fields; ids and dependencies only where needed."""
     items = []
-    for spec in specs:
+    for position, spec in enumerate(specs, start=1):
         pid, name, deps = spec[0], spec[1], spec[2]
         rounds = spec[3] if len(spec) > 3 else 1  # type: ignore[misc]
-        items.append({"id": pid, "name": name, "goal": f"goal of {name}",
-                      "estimated_rounds": rounds, "dependencies": deps})
-    return {"tool": "phase_planner", "arguments": {
-        "phases": items, "execution_strategy": "sequential",
-        "total_estimated_rounds": sum(i["estimated_rounds"] for i in items)}}
+        item: dict[str, Any] = {"name": name, "goal": f"goal of {name}",
+                                "estimated_rounds": rounds}
+        if pid != position:
+            item["id"] = pid
+        if deps:
+            item["dependencies"] = deps
+        items.append(item)
+    return {"tool": "phase_planner", "arguments": {"phases": items}}
 
 
 def task(tid: int, tool: str, deps: list[int] | None = None, priority: int = 5,
          **arguments: Any) -> dict[str, Any]:
-    return {"id": tid, "title": f"{tool} #{tid}", "description": f"run {tool}", "tool": tool,
-            "arguments": arguments, "priority": priority, "dependencies": deps or []}
+    """A planned task with the required fields; dependencies and priority only where set."""
+    spec: dict[str, Any] = {"id": tid, "tool": tool, "arguments": arguments}
+    if deps:
+        spec["dependencies"] = deps
+    if priority != 5:
+        spec["priority"] = priority
+    return spec
 
 
-def plan(*tasks: dict[str, Any], reasoning: str = "the obvious next steps") -> Reply:
-    return {"tool": "plan_tool_call", "arguments": {"reasoning": reasoning, "tasks": list(tasks)}}
+def by_position(tasks: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """The tasks without the ids that equal their position (the default id)."""
+    return [{k: v for k, v in t.items() if not (k == "id" and v == position)}
+            for position, t in enumerate(tasks, start=1)]
+
+
+def plan(*tasks: dict[str, Any], reasoning: str = "") -> Reply:
+    arguments: dict[str, Any] = {"tasks": by_position(tasks)}
+    if reasoning:
+        arguments["reasoning"] = reasoning
+    return {"tool": "plan_tool_call", "arguments": arguments}
 
 
 def judge(done: list[int], failed: list[int] | None = None, *, completed: bool = True,
-          action: str = "end_phase", level: str = "execution", quality: float = 9.0,
-          summary: str = "The round did what was planned.", reason: str = "") -> Reply:
-    failed = failed or []
-    evaluation = [{"task_id": t, "status": "done", "quality_score": quality, "comment": "fine"}
-                  for t in done]
-    evaluation += [{"task_id": t, "status": "failed", "quality_score": 2, "comment": "broken"}
-                   for t in failed]
-    return {"tool": "judge_tasks", "arguments": {
-        "task_evaluation": evaluation, "completed_tasks": done, "failed_tasks": failed,
-        "phase_completion_rate": 1.0 if completed else 0.5, "phase_completed": completed,
-        "user_summary": summary, "next_action": action, "failed_reason": reason,
-        "problem_level": level}}
+          action: str = "end_phase", level: str = "execution", quality: float | None = 9.0,
+          summary: str = "The round did what was planned.", reason: str = "",
+          next_tasks: list[dict[str, Any]] | None = None) -> Reply:
+    """A verdict: verdicts only for the ``failed`` tasks (``done`` ones are plainly done and
+    not listed); ``quality`` None leaves the round's quality to the engine's default."""
+    arguments: dict[str, Any] = {"next_action": action, "user_summary": summary}
+    if completed != (action == "end_phase" and not reason):
+        arguments["phase_completed"] = completed
+    if failed:
+        arguments["task_evaluation"] = [{"task_id": t, "status": "failed", "quality_score": 2,
+                                         "comment": "broken"} for t in failed]
+    if quality is not None:
+        arguments["quality_score"] = quality
+    if reason:
+        arguments["failed_reason"] = reason
+    if level != "execution":
+        arguments["problem_level"] = level
+    if next_tasks:
+        arguments["next_tasks"] = by_position(next_tasks)
+    return {"tool": "judge_tasks", "arguments": arguments}
 
 
 def think(completed: bool, cont: bool, strategy: str = "keep going") -> Reply:
-    return {"tool": "think", "arguments": {
-        "internal_analysis": "looked at the results", "user_summary": "thinking it over",
-        "phase_completed": completed, "continue_phase": cont, "next_round_strategy": strategy}}
+    arguments: dict[str, Any] = {"user_summary": "thinking it over", "phase_completed": completed,
+                                 "continue_phase": cont}
+    if strategy:
+        arguments["next_round_strategy"] = strategy
+    return {"tool": "think", "arguments": arguments}
 
 
 def summary(text: str = "## Done\n\n- everything went fine", highlights: list[str] | None = None

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from core.schema import SchemaError
-from core.engine.stages import (JUDGE_TASKS, PHASE_PLANNER, REQUEST_ANALYSER, SUMMARIZER, THINK,
-                         parse_analysis, parse_phases, parse_plan, plan_schema)
+from core.engine.stages import (PHASE_PLANNER, REQUEST_ANALYSER, SUMMARIZER, THINK, judge_schema,
+                         parse_analysis, parse_judge, parse_phases, parse_plan, plan_schema)
 from tests.support.script import analysis, phases, plan, task
 
 
@@ -32,16 +32,56 @@ def bounded(schema: dict[str, Any], path: str = "$") -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("schema", [REQUEST_ANALYSER, PHASE_PLANNER, JUDGE_TASKS, THINK,
+JUDGE = judge_schema(["list_files", "read_file"])
+
+
+@pytest.mark.parametrize("schema", [REQUEST_ANALYSER, PHASE_PLANNER, JUDGE, THINK,
                                     SUMMARIZER, plan_schema(["list_files", "read_file"])])
 def test_every_stage_schema_is_bounded(schema: dict[str, Any]) -> None:
     assert bounded(schema) == []
-    assert set(schema["required"]) == set(schema["properties"])
+    assert set(schema["required"]) <= set(schema["properties"])
+
+
+def test_stages_require_only_what_the_engine_cannot_default() -> None:
+    assert PHASE_PLANNER["required"] == ["phases"]
+    assert PHASE_PLANNER["properties"]["phases"]["items"]["required"] == [
+        "name", "goal", "estimated_rounds"]
+    assert plan_schema(["read_file"])["required"] == ["tasks"]
+    assert plan_schema(["read_file"])["properties"]["tasks"]["items"]["required"] == [
+        "tool", "arguments"]
+    assert JUDGE["required"] == ["next_action", "user_summary"]
+    assert REQUEST_ANALYSER["required"] == ["core_goal", "requirements", "complexity",
+                                            "estimated_phases"]
+    assert "completed_tasks" not in JUDGE["properties"]  # the engine knows what ran
+    assert JUDGE["properties"]["user_summary"]["maxLength"] <= 300
+    assert THINK["required"] == ["user_summary", "phase_completed", "continue_phase"]
+
+
+def test_defaults_fill_what_a_model_left_out() -> None:
+    phase_plan = parse_phases({"phases": [{"name": "A", "goal": "do a", "estimated_rounds": 1},
+                                          {"name": "B", "goal": "do b", "estimated_rounds": 2}]})
+    assert [(p["id"], p["dependencies"]) for p in phase_plan["phases"]] == [(1, []), (2, [])]
+    assert phase_plan["execution_strategy"] == "sequential"
+    tasks = parse_plan({"tasks": [{"tool": "read_file", "arguments": {"path": "a.py"}},
+                                  {"tool": "list_files", "arguments": {}, "dependencies": [1]}]},
+                       ["read_file", "list_files"], 8, lambda _tool, args: args)["tasks"]
+    assert [(t["id"], t["title"], t["priority"], t["dependencies"]) for t in tasks] == [
+        (1, "read_file a.py", 5, []), (2, "list_files", 5, [1])]
+    verdict = parse_judge({"next_action": "end_phase", "user_summary": "Read the file fully."},
+                          ["read_file"], 8, lambda _tool, args: args)
+    assert (verdict["phase_completed"], verdict["quality_score"], verdict["next_tasks"]) == (
+        True, 8.0, [])
+    unreached = parse_judge({"next_action": "end_phase", "user_summary": "Gave up on it.",
+                             "failed_reason": "the file is missing"}, ["read_file"], 8,
+                            lambda _tool, args: args)
+    assert unreached["phase_completed"] is False
+    assert parse_analysis({"core_goal": "Do it", "requirements": [], "complexity": "simple",
+                           "estimated_phases": 1}).clarification_needed is False
 
 
 def test_judge_has_problem_level() -> None:
-    assert JUDGE_TASKS["properties"]["problem_level"]["enum"] == ["execution", "planning",
-                                                                  "comprehension"]
+    assert JUDGE["properties"]["problem_level"]["enum"] == ["execution", "planning",
+                                                            "comprehension"]
 
 
 def test_integers_are_clamped() -> None:
