@@ -43,7 +43,8 @@ def evil_replies() -> list[dict]:
     evil_task = task(2, "read_file", path="evil.html")
     evil_task["title"] = "<img src=x onerror=\"window.__pwned = 'title'\">"
     verdict = judge([1, 2])
-    verdict["arguments"]["task_evaluation"][0]["comment"] = PAYLOAD
+    verdict["arguments"]["task_evaluation"] = [
+        {"task_id": 1, "status": "done", "quality_score": 9, "comment": PAYLOAD}]
     verdict["arguments"]["user_summary"] = "<script>window.__pwned = 'judge'</script>"
     return [analysis("<b>goal</b><script>window.__pwned = 'goal'</script>", complexity="medium"),
             phases((1, "<iframe src=x></iframe>", [])),
