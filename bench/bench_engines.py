@@ -110,7 +110,8 @@ def phase_script(s: Scenario) -> dict[str, list[dict[str, Any]]]:
         last = r == len(s.rounds[p - 1])
         action = "end_phase" if last else ("retry_failed" if failed else "continue_phase")
         following = tasks_of(rounds[n + 1][2]) if n + 1 < len(rounds) else None
-        queues["judge_tasks"].append(judge(done, failed, completed=last, action=action,
+        # the failed edit failed in the tool: the engine has its error, the judge restates none
+        queues["judge_tasks"].append(judge(done, [], completed=last, action=action,
                                            quality=None, next_tasks=following))
     return queues
 

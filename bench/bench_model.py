@@ -5,7 +5,9 @@ with the next reply queued for that stage, and any other call with the next repl
 ``"auto"`` queue, so one scenario script fits whatever order the engine calls its stages
 in. A stage asked for without a queued reply (Think, when the engine decides it wants
 one) gets that stage's default reply. Usage is the scripted model's estimate (about 4
-characters a token) plus ``cached_tokens`` from ``PrefixCache``.
+characters a token) with two refinements that apply to both engines alike: completion
+tokens count each tool call's name with its arguments (a model generates the name too, and
+endpoints bill it), and ``cached_tokens`` comes from ``PrefixCache``.
 
 ``PrefixCache`` reproduces the rule of OpenAI's prompt cache: a request is served from
 the cache for the longest prefix it shares with an earlier request — tool definitions
@@ -77,7 +79,9 @@ class StageScriptedModel:
             [self.defaults[stage]] if stage in self.defaults else [])
         reply = await ScriptedModel(script).complete(messages, tools, tool_choice)
         cached = self.cache.lookup(tools, messages)
-        return replace(reply, usage=replace(reply.usage, cached_tokens=cached))
+        generated = (reply.text or "") + "".join(c.name + c.arguments for c in reply.tool_calls)
+        return replace(reply, usage=replace(reply.usage, cached_tokens=cached,
+                                            completion_tokens=estimate_tokens(generated)))
 
     def left_over(self) -> dict[str, int]:
         """Queued replies no call asked for: a script that does not fit the engine."""

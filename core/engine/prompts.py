@@ -86,9 +86,8 @@ def plan_instruction(round_no: int, max_rounds: int, max_tasks: int, mode: str,
         head += f"The previous approach did not work. Make a new plan. {detail}".rstrip()
         head += " Call plan_tool_call."
     else:
-        head += (f"Plan 1-{max_tasks} tasks for this phase with plan_tool_call. "
-                 "Leave dependencies empty ([]) unless a task needs the result of another "
-                 "task of this plan.")
+        head += (f"Plan 1-{max_tasks} tasks with plan_tool_call; dependencies only where a "
+                 "task needs another's result.")
         if detail:
             head += f" Strategy: {detail}"
     return head

@@ -69,7 +69,8 @@ PHASE_PLANNER = _object({
         "name": _str(60, "Short phase name.", least=1),
         "goal": _str(200, "What this phase must achieve.", least=3),
         "estimated_rounds": _int(1, 5, "Plan/Execute/Judge rounds this phase needs."),
-        "dependencies": _ids(4, "Ids of phases that must finish first; default none."),
+        "dependencies": _ids(4, "Ids of phases that must finish first; default: the phase "
+                                "before it (none when the strategy is parallel)."),
     }, ["name", "goal", "estimated_rounds"])},
     "execution_strategy": {"type": "string", "enum": ["sequential", "parallel"],
                            "description": "Default sequential."},
@@ -79,7 +80,7 @@ VERDICT = _object({
     "task_id": _int(1, 99, "Task id."),
     "status": {"type": "string", "enum": ["done", "failed", "partial"]},
     "quality_score": {"type": "number", "minimum": 0, "maximum": 10},
-    "comment": _str(160, "Why this verdict."),
+    "comment": _str(160, "Why."),
 }, ["task_id", "status", "quality_score", "comment"])
 
 THINK = _object({
@@ -130,18 +131,15 @@ def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str,
                         "enum": ["continue_phase", "end_phase", "retry_failed", "replan"]},
         "user_summary": _str(300, "For the person: what the round achieved, 1-2 sentences.",
                              least=10),
-        "phase_completed": {"type": "boolean", "description": "Phase goal reached? Default: "
-                            "next_action is end_phase and there is no failed_reason."},
+        "phase_completed": {"type": "boolean", "description": "Goal reached? Default: "
+                            "end_phase without failed_reason."},
         "task_evaluation": {"type": "array", "maxItems": MAX_TASKS, "items": VERDICT,
-                            "description": "Only tasks not plainly done; others count as done."},
-        "quality_score": _number(0, 10, "The round's quality; default 8."),
+                            "description": "Only tasks not plainly done."},
+        "quality_score": _number(0, 10, "Default 8."),
         "failed_reason": _str(200, "Why something failed or is missing."),
-        "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"],
-                          "description": "Where a problem lies: execution, plan or request."},
+        "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"]},
         "next_tasks": {"type": "array", "maxItems": max_tasks, "items": task_schema(tool_names),
-                       "description": "The next round's tasks if known (retry_failed: the "
-                                      "failed ones corrected; a completed phase: the next "
-                                      "phase's first tasks)."},
+                       "description": "The next round's tasks, if known."},
     }, ["next_action", "user_summary"])
 
 
@@ -193,12 +191,15 @@ def parse_analysis(args: dict[str, Any]) -> Analysis:
 
 
 def parse_phases(args: dict[str, Any]) -> dict[str, Any]:
-    """A valid phase plan with the defaults filled in (ids by position, no dependencies)."""
+    """A valid phase plan with the defaults filled in: ids by position, and each phase
+    depending on the one before it unless the strategy is parallel."""
     data = coerce(args, PHASE_PLANNER)
+    data.setdefault("execution_strategy", "sequential")
     for position, phase in enumerate(data["phases"], start=1):
         phase.setdefault("id", position)
-        phase.setdefault("dependencies", [])
-    data.setdefault("execution_strategy", "sequential")
+    sequential = data["execution_strategy"] == "sequential"
+    for before, phase in zip([None] + data["phases"], data["phases"]):
+        phase.setdefault("dependencies", [before["id"]] if before and sequential else [])
     ids = [p["id"] for p in data["phases"]]
     if len(set(ids)) != len(ids):
         raise SchemaError("$.phases: phase ids must be unique")

@@ -27,7 +27,8 @@ def analysis(goal: str = "Do the work", phases: int = 1, questions: list[str] | 
 
 
 def phases(*specs: tuple[int, str, list[int]] | tuple[int, str, list[int], int]) -> Reply:
-    """A phase plan with the required fields; ids and dependencies only where needed."""
+    """A phase plan with the required fields; ids and dependencies only where they differ from
+    the defaults (position; the phase before)."""
     items = []
     for position, spec in enumerate(specs, start=1):
         pid, name, deps = spec[0], spec[1], spec[2]
@@ -36,7 +37,7 @@ def phases(*specs: tuple[int, str, list[int]] | tuple[int, str, list[int], int])
                                 "estimated_rounds": rounds}
         if pid != position:
             item["id"] = pid
-        if deps:
+        if deps != ([items[-1].get("id", position - 1)] if items else []):
             item["dependencies"] = deps
         items.append(item)
     return {"tool": "phase_planner", "arguments": {"phases": items}}

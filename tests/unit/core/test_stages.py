@@ -60,7 +60,7 @@ def test_stages_require_only_what_the_engine_cannot_default() -> None:
 def test_defaults_fill_what_a_model_left_out() -> None:
     phase_plan = parse_phases({"phases": [{"name": "A", "goal": "do a", "estimated_rounds": 1},
                                           {"name": "B", "goal": "do b", "estimated_rounds": 2}]})
-    assert [(p["id"], p["dependencies"]) for p in phase_plan["phases"]] == [(1, []), (2, [])]
+    assert [(p["id"], p["dependencies"]) for p in phase_plan["phases"]] == [(1, []), (2, [1])]
     assert phase_plan["execution_strategy"] == "sequential"
     tasks = parse_plan({"tasks": [{"tool": "read_file", "arguments": {"path": "a.py"}},
                                   {"tool": "list_files", "arguments": {}, "dependencies": [1]}]},
