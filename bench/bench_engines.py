@@ -93,17 +93,21 @@ def make_workspace(root: Path) -> None:
 
 def phase_script(s: Scenario) -> dict[str, list[dict[str, Any]]]:
     """Replies per stage for the phase engine doing exactly the scenario's rounds: the first
-    round is planned by plan_tool_call, every later one by the judge of the round before
-    (``next_tasks``), as a model that knows its next step does."""
+    round is planned with the phases (by plan_tool_call when a one-phase request is not
+    phase-planned), every later one by the judge of the round before (``next_tasks``), as a
+    model that knows its next step does."""
     rounds = [(p, r, calls) for p, phase in enumerate(s.rounds, start=1)
               for r, calls in enumerate(phase, start=1)]
     queues: dict[str, list[dict[str, Any]]] = {
         "request_analyser": [analysis("bench goal", phases=len(s.rounds))],
-        "plan_tool_call": [plan(*tasks_of(rounds[0][2]))], "judge_tasks": [],
-        "summarizer": [summary()]}
-    if len(s.rounds) > 1:  # a simple one-phase request is not phase-planned
+        "judge_tasks": [], "summarizer": [summary()]}
+    first = tasks_of(rounds[0][2])
+    if len(s.rounds) > 1:  # the phase planner gives the first tasks with the phases
         queues["phase_planner"] = [phases(*[(p + 1, f"Phase {p + 1}", [p] if p else [],
-                                             len(rounds)) for p, rounds in enumerate(s.rounds)])]
+                                             len(rounds)) for p, rounds in enumerate(s.rounds)],
+                                          first_tasks=first)]
+    else:  # a simple one-phase request is not phase-planned: plan_tool_call plans round 1
+        queues["plan_tool_call"] = [plan(*first)]
     for n, (p, r, calls) in enumerate(rounds):
         failed = [i for i in range(1, len(calls) + 1) if (p, r, i) in s.failing]
         done = [i for i in range(1, len(calls) + 1) if i not in failed]

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from core.config import Settings
 from core.engine.execute import Executor
@@ -27,3 +27,5 @@ class PhaseHost(Protocol):
     reanalysed: bool
 
     def emit(self, event: Event) -> None: ...
+
+    def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]: ...

@@ -25,7 +25,6 @@ from core.engine.phase_host import PhaseHost
 from core.engine.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
 from core.engine.reports import PhaseRecord, level2
 from core.engine.verdicts import apply_verdict, degraded_judge, failed_tasks, verdict_is_open
-from core.schema import coerce
 from core.engine.stages import THINK, judge_schema, parse_judge, parse_plan, parse_think, plan_schema
 
 MAX_RETRIES_IN_A_ROW = 3
@@ -34,11 +33,12 @@ KEEP_ROUNDS = 2
 
 class PhaseRunner:
     def __init__(self, engine: PhaseHost, record: PhaseRecord, index: int, total: int,
-                 next_phase: str = "", carried: list[dict[str, Any]] | None = None) -> None:
+                 next_phase: str = "", carried: list[dict[str, Any]] | None = None,
+                 carried_by: str = "") -> None:
         self.engine = engine
         self.next_phase = next_phase
         self.pending: list[dict[str, Any]] = list(carried or [])
-        self.pending_reason = "planned by the judge when the previous phase ended"
+        self.pending_reason = carried_by
         self.handoff: list[dict[str, Any]] = []
         self.record = record
         self.phase = record.phase
@@ -132,8 +132,8 @@ class PhaseRunner:
         result = await engine.caller.call(
             "plan", self.messages, "plan_tool_call",
             plan_schema(names, settings.max_tasks_per_round),
-            lambda args: parse_plan(args, names, settings.max_tasks_per_round, self._check_args),
-            counted=True, ack=lambda p: f"Plan accepted: {len(p['tasks'])} task(s). Executing.")
+            lambda args: parse_plan(args, names, settings.max_tasks_per_round, self.engine.check_arguments),
+            counted=True, ack=lambda p: f"Accepted: {len(p['tasks'])} task(s).")
         if result.value is None:
             self.messages.pop()
             engine.emit(Notice(level="warning", stage="plan",
@@ -160,9 +160,6 @@ class PhaseRunner:
                                       tasks=[t.card() for t in tasks], mode=self.mode))  # type: ignore[arg-type]
         return tasks
 
-    def _check_args(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return coerce(arguments, self.engine.tools.parameters(tool))
-
     async def _judge_and_route(self, tasks: list[Task]) -> str:
         engine, phase = self.engine, self.phase
         if engine.accounting.exhausted:
@@ -173,7 +170,7 @@ class PhaseRunner:
             phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase)})
         result = await engine.caller.call(
             "judge", self.messages, "judge_tasks", judge_schema(names, most),
-            lambda args: parse_judge(args, names, most, self._check_args), counted=True,
+            lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
             ack=lambda _: "Verdict recorded.")
         judge = result.value or degraded_judge(result.problem)
         self.engine.emit(apply_verdict(self.phase, judge, tasks, degraded=result.value is None))

@@ -20,7 +20,9 @@ from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INS
     analyser_user, execution_request, reanalyse_user, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
-from core.engine.stages import PHASE_PLANNER, REQUEST_ANALYSER, Analysis, parse_analysis, parse_phases
+from core.schema import coerce
+from core.engine.stages import REQUEST_ANALYSER, Analysis, parse_analysis, parse_phase_plan, \
+    phase_planner_schema
 from core.engine.base import EngineBase
 
 
@@ -101,7 +103,7 @@ class PhaseTaskExecutor(EngineBase):
         new_records = [PhaseRecord(phases[pid]) for pid in order]
         self.records.extend(new_records)
         self.tally.records = self.records
-        handoff: list[dict[str, Any]] = []
+        handoff: list[dict[str, Any]] = plan.get("first_tasks", [])
         for index, record in enumerate(new_records, start=1):
             if self.accounting.exhausted:
                 return "budget_exhausted"
@@ -111,7 +113,9 @@ class PhaseTaskExecutor(EngineBase):
             following = new_records[index].phase if index < len(new_records) else None
             runner = PhaseRunner(self, record, index, len(new_records),
                                  next_phase=f"{following.name} — {following.goal}"
-                                 if following else "", carried=handoff)
+                                 if following else "", carried=handoff,
+                                 carried_by="planned with the phases" if index == 1 else
+                                 "planned by the judge when the previous phase ended")
             outcome = await runner.run(earlier)
             handoff = runner.handoff
             self._current = None
@@ -131,10 +135,16 @@ class PhaseTaskExecutor(EngineBase):
         if analysis.complexity == "simple" and analysis.estimated_phases == 1:
             return single
         messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION}]
+        names, most = self.tools.names(), self.settings.max_tasks_per_round
         result = await self.caller.call(
-            "phase_planner", messages, "phase_planner", PHASE_PLANNER, parse_phases,
+            "phase_planner", messages, "phase_planner", phase_planner_schema(names, most),
+            lambda args: parse_phase_plan(args, names, most, self.check_arguments),
             counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
         return result.value if result.value is not None else single
+
+    def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A task's arguments checked against its tool's parameters."""
+        return coerce(arguments, self.tools.parameters(tool))
 
     def finish_phases(self) -> None:
         for record in self.records:

@@ -66,7 +66,8 @@ def execution_request(analysis_text: str, memory: str) -> str:
 
 
 PHASE_PLANNER_INSTRUCTION = ("Split the structured request into phases in dependency order "
-                             "with phase_planner.")
+                             "with phase_planner; if you know them, give the first phase's "
+                             "first tasks as first_tasks.")
 
 
 def phase_intro(index: int, total: int, name: str, goal: str, earlier: str) -> str:
@@ -97,8 +98,8 @@ def judge_instruction(round_no: int, last_round: bool, next_phase: str) -> str:
     text = (f"Judge round {round_no} with judge_tasks; give verdicts only for tasks not "
             "plainly done.")
     if not last_round:
-        text += (" If the phase goes on and you know its next tasks, give them as next_tasks "
-                 "(retry_failed: the failed ones, corrected).")
+        text += (" If you know the next round's tasks, give them as next_tasks (that implies "
+                 "continue_phase; retry_failed: the failed ones, corrected).")
     if next_phase:
         text += (" If the phase goal is reached, you may give the next phase's first tasks as "
                  f"next_tasks. Next phase: {next_phase}")

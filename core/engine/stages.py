@@ -11,6 +11,7 @@ act on.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -124,6 +125,15 @@ def plan_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, 
     }, ["tasks"])
 
 
+def phase_planner_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, Any]:
+    """phase_planner's schema: the phases, and optionally the first phase's first tasks."""
+    schema = copy.deepcopy(PHASE_PLANNER)
+    schema["properties"]["first_tasks"] = {
+        "type": "array", "maxItems": max_tasks, "items": task_schema(tool_names),
+        "description": "The first round's tasks of the phase that runs first, if known."}
+    return schema
+
+
 def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, Any]:
     """judge_tasks's schema: the verdict, and optionally the next round's tasks."""
     return _object({
@@ -140,7 +150,7 @@ def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str,
         "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"]},
         "next_tasks": {"type": "array", "maxItems": max_tasks, "items": task_schema(tool_names),
                        "description": "The next round's tasks, if known."},
-    }, ["next_action", "user_summary"])
+    }, ["user_summary"])
 
 
 STAGE_DESCRIPTIONS = {
@@ -217,6 +227,19 @@ def parse_phases(args: dict[str, Any]) -> dict[str, Any]:
 Check = Callable[[str, dict[str, Any]], Any]
 
 
+def parse_phase_plan(args: dict[str, Any], tool_names: list[str], max_tasks: int,
+                     check_arguments: Check) -> dict[str, Any]:
+    """A valid phase plan (see ``parse_phases``) with ``first_tasks`` checked like a plan's."""
+    first = args.get("first_tasks", []) if isinstance(args, dict) else []
+    data = parse_phases({k: v for k, v in args.items() if k != "first_tasks"}
+                        if isinstance(args, dict) else args)
+    tasks = coerce({"first_tasks": first},
+                   {"type": "object", "properties": {"first_tasks": phase_planner_schema(
+                       tool_names, max_tasks)["properties"]["first_tasks"]}})["first_tasks"]
+    data["first_tasks"] = checked_tasks(tasks, "$.first_tasks", check_arguments)
+    return data
+
+
 def parse_plan(args: dict[str, Any], tool_names: list[str], max_tasks: int,
                check_arguments: Check) -> dict[str, Any]:
     """A valid plan; task arguments are checked against their tool's parameters."""
@@ -268,6 +291,11 @@ def parse_judge(args: dict[str, Any], tool_names: list[str], max_tasks: int,
         raise SchemaError(f"$.next_tasks: at most {max_tasks} tasks per round, got "
                           f"{len(args['next_tasks'])}")
     data = coerce(args, judge_schema(tool_names, max_tasks))
+    if "next_action" not in data:
+        if not data.get("next_tasks") or data.get("phase_completed"):
+            raise SchemaError("$: missing required field 'next_action' (only next_tasks for "
+                              "this phase imply continue_phase)")
+        data["next_action"] = "continue_phase"
     data.setdefault("task_evaluation", [])
     data.setdefault("quality_score", DEFAULT_QUALITY)
     data.setdefault("failed_reason", "")

@@ -131,3 +131,26 @@ def test_think_runs_when_the_verdict_leaves_the_decision_open(ws: Path) -> None:
     ], ws)
     assert stages_of(events) == ["request_analyser", "plan", "judge", "think", "summarizer"]
     assert of(events, "phase_finished")[0].status == "completed"
+
+
+def test_the_phase_planner_can_give_the_first_tasks_so_no_plan_call_is_needed(ws: Path) -> None:
+    events, model = run([
+        analysis("Read, then note", phases=2),
+        phases((1, "Read", []), (2, "Note", [1]),
+               first_tasks=[task(1, "read_file", path="README.md")]),
+        judge([1], summary="Read the README.",
+              next_tasks=[task(1, "write_file", path="notes.md", content="noted")]),
+        judge([1], summary="Wrote the note."),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "phase_planner", "judge", "judge",
+                                 "summarizer"]
+    first = of(events, "tasks_planned")[0]
+    assert (first.phase_id, first.reasoning) == (1, "planned with the phases")
+    assert [e.status for e in of(events, "task_finished")] == ["done", "done"]
+    assert finished_ok(events) and (ws / "notes.md").read_text() == "noted"
+    assert model.remaining == 0
+
+
+def finished_ok(events: list) -> bool:
+    return events[-1].status == "completed" and events[-2].generated_by == "model"

@@ -26,7 +26,8 @@ def analysis(goal: str = "Do the work", phases: int = 1, questions: list[str] | 
     return {"tool": "request_analyser", "arguments": args}
 
 
-def phases(*specs: tuple[int, str, list[int]] | tuple[int, str, list[int], int]) -> Reply:
+def phases(*specs: tuple[int, str, list[int]] | tuple[int, str, list[int], int],
+           first_tasks: list[dict[str, Any]] | None = None) -> Reply:
     """A phase plan with the required fields; ids and dependencies only where they differ from
     the defaults (position; the phase before)."""
     items = []
@@ -40,7 +41,10 @@ def phases(*specs: tuple[int, str, list[int]] | tuple[int, str, list[int], int])
         if deps != ([items[-1].get("id", position - 1)] if items else []):
             item["dependencies"] = deps
         items.append(item)
-    return {"tool": "phase_planner", "arguments": {"phases": items}}
+    arguments: dict[str, Any] = {"phases": items}
+    if first_tasks:
+        arguments["first_tasks"] = by_position(first_tasks)
+    return {"tool": "phase_planner", "arguments": arguments}
 
 
 def task(tid: int, tool: str, deps: list[int] | None = None, priority: int = 5,
@@ -74,6 +78,8 @@ def judge(done: list[int], failed: list[int] | None = None, *, completed: bool =
     """A verdict: verdicts only for the ``failed`` tasks (``done`` ones are plainly done and
     not listed); ``quality`` None leaves the round's quality to the engine's default."""
     arguments: dict[str, Any] = {"next_action": action, "user_summary": summary}
+    if action == "continue_phase" and next_tasks and not completed:
+        del arguments["next_action"]  # implied by next tasks for this phase
     if completed != (action == "end_phase" and not reason):
         arguments["phase_completed"] = completed
     if failed:

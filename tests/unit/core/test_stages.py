@@ -49,7 +49,7 @@ def test_stages_require_only_what_the_engine_cannot_default() -> None:
     assert plan_schema(["read_file"])["required"] == ["tasks"]
     assert plan_schema(["read_file"])["properties"]["tasks"]["items"]["required"] == [
         "tool", "arguments"]
-    assert JUDGE["required"] == ["next_action", "user_summary"]
+    assert JUDGE["required"] == ["user_summary"]
     assert REQUEST_ANALYSER["required"] == ["core_goal", "requirements", "complexity",
                                             "estimated_phases"]
     assert "completed_tasks" not in JUDGE["properties"]  # the engine knows what ran
@@ -75,6 +75,13 @@ def test_defaults_fill_what_a_model_left_out() -> None:
                              "failed_reason": "the file is missing"}, ["read_file"], 8,
                             lambda _tool, args: args)
     assert unreached["phase_completed"] is False
+    more = parse_judge({"user_summary": "Read the first file.",
+                        "next_tasks": [{"tool": "read_file", "arguments": {"path": "b.py"}}]},
+                       ["read_file"], 8, lambda _tool, args: args)
+    assert (more["next_action"], more["phase_completed"]) == ("continue_phase", False)
+    with pytest.raises(SchemaError, match="next_action"):
+        parse_judge({"user_summary": "Nothing said about what comes next."}, ["read_file"], 8,
+                    lambda _tool, args: args)
     assert parse_analysis({"core_goal": "Do it", "requirements": [], "complexity": "simple",
                            "estimated_phases": 1}).clarification_needed is False
 
