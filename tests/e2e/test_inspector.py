@@ -119,3 +119,35 @@ def test_classic_engine_runs_from_the_window_without_special_cases(
         [conversation] = store.list_conversations()
         [run] = store.runs(conversation["id"])
         assert run["engine"] == "classic" and run["status"] == "completed"
+
+
+def test_cached_prompt_tokens_show_as_uncached_in_the_meter_and_per_call(
+        qtbot: QtBot, make_window: WindowMaker) -> None:
+    from tests.support.script import analysis, judge, plan, summary, task
+
+    def usage(reply: dict, prompt: int, completion: int, cached: int) -> dict:
+        return {**reply, "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
+                                   "cached_tokens": cached}}
+
+    factory = ScriptedFactory([usage(analysis("Look"), 300, 30, 0),
+                               usage(plan(task(1, "list_files")), 1500, 20, 0),
+                               usage(judge([1]), 1700, 20, 1408),
+                               {**usage(summary(), 1600, 50, 1024), "delay_s": 1.5}])
+    window = make_window(factory)
+    submit(qtbot, window, "look around")
+    wait_js(qtbot, window, "document.querySelector('.run-live').textContent"
+                           ".includes('uncached')")
+    live = js(qtbot, window, "document.querySelector('.run-live').textContent")
+    so_far = 300 + 30 + 1500 + 20 + 1700 + 20
+    assert live == f"🧠 3/30 LLM calls · {so_far:,} tokens · {so_far - 1408:,} uncached"
+    wait_js(qtbot, window, FINISHED)
+    chips = dict(js(qtbot, window, "Array.from(document.querySelectorAll('.run-footer .chip'))"
+                                   ".filter(c => c.querySelector('.chip-label'))"
+                                   ".map(c => [c.querySelector('.chip-label').textContent,"
+                                   " c.querySelector('.chip-value').textContent])"))
+    assert chips["Prompt tokens"] == "5,100"
+    assert chips["Uncached prompt tokens"] == f"{5100 - 1408 - 1024:,}"
+    click(qtbot, window, ".calls-toggle")
+    assert texts(qtbot, window, ".call-tokens") == [
+        "300 → 30 tok", "1,500 → 20 tok", "1,700 → 20 tok (1,408 cached)",
+        "1,600 → 50 tok (1,024 cached)"]

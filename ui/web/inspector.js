@@ -38,7 +38,8 @@
     head.type = "button";
     const counted = call.counted_in_budget === true;
     const tokens = PD.num(call.prompt_tokens).toLocaleString() + " → " +
-      PD.num(call.completion_tokens).toLocaleString() + " tok" + (call.usage_estimated ? " (est.)" : "");
+      PD.num(call.completion_tokens).toLocaleString() + " tok" + (call.usage_estimated ? " (est.)" : "") +
+      (PD.num(call.cached_tokens) ? " (" + PD.num(call.cached_tokens).toLocaleString() + " cached)" : "");
     PD.add(head, PD.el("span", "call-num", "#" + number),
       PD.el("span", "call-stage", PD.words(call.stage) || "call"),
       PD.el("span", "call-tokens", tokens),

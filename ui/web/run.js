@@ -11,7 +11,7 @@
     const live = PD.el("span", "run-live");
     const run = {
       el, body, meta, live, activePhase: null, phases: new Map(), tasks: new Map(),
-      latestTask: new Map(), files: null, calls: 0, budget: PD.num(ev.budget), tokens: 0,
+      latestTask: new Map(), files: null, calls: 0, budget: PD.num(ev.budget), tokens: 0, cached: 0,
       finished: false, summary: null,
     };
     el.dataset.runId = PD.str(ev.run_id);
@@ -31,8 +31,9 @@
 
   function updateLive(run) {
     const budget = run.budget ? "/" + run.budget : "";
+    const uncached = run.cached ? " · " + (run.tokens - run.cached).toLocaleString() + " uncached" : "";
     run.live.textContent = "🧠 " + run.calls + budget + " LLM calls · " +
-      run.tokens.toLocaleString() + " tokens";
+      run.tokens.toLocaleString() + " tokens" + uncached;
   }
 
   PD.currentRun = function () {
@@ -115,6 +116,7 @@
     run.calls = Math.max(run.calls + 1, PD.num(ev.calls_used));
     if (PD.num(ev.budget)) run.budget = PD.num(ev.budget);
     run.tokens += PD.num(ev.prompt_tokens) + PD.num(ev.completion_tokens);
+    run.cached += Math.min(PD.num(ev.cached_tokens), PD.num(ev.prompt_tokens));
     updateLive(run);
     PD.inspectCall(run, ev);
     if (ev.ok === false && PD.str(ev.error)) {
@@ -212,8 +214,12 @@
     run.live.textContent = "";
     PD.add(footer, PD.chip("LLM calls", PD.num(ev.llm_calls).toLocaleString()),
       PD.chip("Prompt tokens", PD.num(ev.prompt_tokens).toLocaleString()),
-      PD.chip("Completion tokens", PD.num(ev.completion_tokens).toLocaleString()),
-      PD.chip("Elapsed", PD.secs(ev.elapsed_s)),
+      PD.chip("Completion tokens", PD.num(ev.completion_tokens).toLocaleString()));
+    if (run.cached) {
+      PD.add(footer, PD.chip("Uncached prompt tokens",
+        Math.max(PD.num(ev.prompt_tokens) - run.cached, 0).toLocaleString()));
+    }
+    PD.add(footer, PD.chip("Elapsed", PD.secs(ev.elapsed_s)),
       PD.chip("", PD.words(ev.status), "status-" + PD.str(ev.status)), PD.markToggle(run));
     PD.add(run.el, footer);
     PD.finishRun(run, PD.str(ev.status));
