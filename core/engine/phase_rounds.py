@@ -180,18 +180,20 @@ class PhaseRunner:
         if self._wants_think(judge, tasks, result.value is None):
             thought = await self._think()
             if thought is not None:
-                judge = {**judge, "next_tasks": []}  # Think re-decides: plan afresh
                 completed = thought["phase_completed"]
                 if not completed and not thought["continue_phase"]:
                     action = "end_phase"
                 elif not completed and action == "end_phase":
                     action = "continue_phase"
                 strategy = thought["next_round_strategy"]
+        next_tasks = judge["next_tasks"]
+        if strategy or (completed, action) != (judge["phase_completed"], judge["next_action"]):
+            next_tasks = []  # Think decided otherwise: the next round is planned afresh
         outcome = self._route(judge, tasks, completed, action, strategy)
         if phase.status == "running":
-            self.pending, self.pending_reason = judge["next_tasks"], "planned by the judge"
+            self.pending, self.pending_reason = next_tasks, "planned by the judge"
         elif phase.status == "completed" and self.next_phase:
-            self.handoff = judge["next_tasks"]
+            self.handoff = next_tasks
         return outcome
 
     def _wants_think(self, judge: dict[str, Any], tasks: list[Task], degraded: bool) -> bool:

@@ -154,3 +154,20 @@ def test_the_phase_planner_can_give_the_first_tasks_so_no_plan_call_is_needed(ws
 
 def finished_ok(events: list) -> bool:
     return events[-1].status == "completed" and events[-2].generated_by == "model"
+
+
+def test_think_overruling_the_judge_drops_its_next_tasks(ws: Path) -> None:
+    events, _ = run([
+        analysis("Read"),
+        plan(task(1, "read_file", path="missing.md")),
+        judge([], [1], completed=True, action="continue_phase", summary="It failed oddly.",
+              next_tasks=[task(1, "write_file", path="guess.md", content="guess")]),
+        think(False, True, "Look for the file first."),
+        plan(task(1, "list_files")),
+        judge([1], summary="Listed the files."),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "plan", "judge", "think", "plan", "judge",
+                                 "summarizer"]
+    assert not (ws / "guess.md").exists()
+    assert "Look for the file first." in of(events, "thought")[0].next_round_strategy
