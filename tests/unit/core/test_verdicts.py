@@ -1,0 +1,56 @@
+"""The judge's verdict completed from the engine's record, and when it leaves Think a decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.engine.stages import parse_judge
+from core.engine.verdicts import apply_verdict, failed_tasks, verdict_is_open
+from core.models import Phase, Task
+
+
+def ran(tid: int, ok: bool) -> Task:
+    task = Task(id=tid, title=f"t{tid}", description="", tool="list_files", arguments={})
+    task.move("running")
+    task.finish(ok, "out" if ok else "", "" if ok else "boom")
+    return task
+
+
+def verdict(**fields: Any) -> dict[str, Any]:
+    return parse_judge({"user_summary": "What the round did.", **fields}, ["list_files"], 8,
+                       lambda _tool, args: args)
+
+
+def test_unlisted_tasks_keep_the_engines_status_and_get_the_rounds_quality() -> None:
+    phase = Phase(id=1, name="P", goal="g")
+    tasks = [ran(1, True), ran(2, False), ran(3, True)]
+    judged = apply_verdict(phase, verdict(next_action="retry_failed", quality_score=7,
+                                          task_evaluation=[{"task_id": 3, "status": "partial",
+                                                            "quality_score": 4,
+                                                            "comment": "half of it"}]),
+                           tasks, degraded=False)
+    assert [(v["task_id"], v["status"], v["quality"], v["comment"]) for v in judged.verdicts] == [
+        (1, "done", 7, ""), (2, "failed", 0.0, ""), (3, "partial", 4, "half of it")]
+    assert (judged.completion_rate, judged.quality_average) == (round(2 / 3, 3), round(11 / 3, 2))
+    assert phase.summaries == ["What the round did."]
+    failed = failed_tasks(phase.judgements[-1], tasks)
+    assert [t.id for t in failed] == [2, 3]
+
+
+@pytest.mark.parametrize("fields, ok, is_open", [
+    ({"next_action": "end_phase"}, True, False),  # goal reached, nothing failed
+    ({"next_action": "end_phase"}, False, True),  # "reached" although a task failed
+    ({"next_action": "continue_phase", "phase_completed": True}, True, True),
+    ({"next_action": "end_phase", "phase_completed": False}, True, True),  # no reason given
+    ({"next_action": "end_phase", "failed_reason": "out of ideas"}, False, False),
+    ({"next_action": "continue_phase"}, True, False),  # more work, nothing failed
+    ({"next_action": "continue_phase"}, False, True),  # failures, and no word on how
+    ({"next_tasks": [{"tool": "list_files", "arguments": {}}]}, False, False),
+    ({"next_action": "retry_failed"}, False, False),
+    ({"next_action": "replan"}, False, False),
+])
+def test_think_is_wanted_only_when_the_verdict_leaves_the_decision_open(
+        fields: dict[str, Any], ok: bool, is_open: bool) -> None:
+    assert verdict_is_open(verdict(**fields), [ran(1, ok)]) is is_open
