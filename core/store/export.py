@@ -59,8 +59,11 @@ def _reply(event: dict[str, Any]) -> dict[str, Any]:
     if not reply:
         reply = {"text": ""}
     if not event.get("usage_estimated", True) and "error" not in reply:
-        reply.setdefault("usage", {"prompt_tokens": event.get("prompt_tokens", 0),
-                                   "completion_tokens": event.get("completion_tokens", 0)})
+        usage = {"prompt_tokens": event.get("prompt_tokens", 0),
+                 "completion_tokens": event.get("completion_tokens", 0)}
+        if event.get("cached_tokens"):
+            usage["cached_tokens"] = event["cached_tokens"]
+        reply.setdefault("usage", usage)
     return reply
 
 

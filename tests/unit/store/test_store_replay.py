@@ -31,7 +31,8 @@ def _script(*, judge_fails: bool = False) -> list[dict[str, Any]]:
         {**analysis("Turn debug off and document it", phases=2),
          "usage": {"prompt_tokens": 812, "completion_tokens": 97}},
         phases((1, "Fix", [], 2), (2, "Document", [1], 1)),
-        {**fix_plan, "usage": {"prompt_tokens": 1500, "completion_tokens": 230}},
+        {**fix_plan, "usage": {"prompt_tokens": 1500, "completion_tokens": 230,
+                               "cached_tokens": 1024}},
         *([error(500)] if judge_fails else []),
         judge([2], [1], completed=False, action="retry_failed", reason="missing.py is absent"),
         plan(task(1, "read_file", path="config.py")),
@@ -100,6 +101,8 @@ def test_export_then_replay_gives_the_same_events(store: Store, tmp_path: Path) 
     assert kinds >= {"llm_call", "tasks_planned", "task_finished", "judged", "summary"}
     first_call = next(e for e in store.events(live_id) if e["kind"] == "llm_call")
     assert (first_call["prompt_tokens"], first_call["usage_estimated"]) == (812, False)
+    cached = [e["cached_tokens"] for e in store.events(replay_id) if e["kind"] == "llm_call"]
+    assert cached.count(1024) == 1 and sum(cached) == 1024  # the replay keeps the cache hits
     assert store.run(live_id)["status"] == "completed"  # type: ignore[index]
     text = export_markdown(store, live_id)
     assert "`retry_failed`" in text and "## Summary\n\n#### Debug is off\n" in text
