@@ -2,10 +2,12 @@
 
 Stage 0 runs in a throwaway context holding the raw request; the execution context
 starts from the structured request. A simple request estimated at one phase gets that
-one phase without a phase_planner call. Every call of the run after the analysis starts
-with the same prefix (system prompt with the tool catalogue, structured request), so a
-provider's prompt cache can serve it; each stage's own instruction comes last. Every stage forces its own tool. The budget counts
-phase planning and every Plan/Judge/Think call; analysis and the summary are outside it.
+one phase without a phase_planner call; otherwise the phase planner may also give the
+first phase's first tasks, so that round needs no Plan call. Every call of the run after
+the analysis starts with the same prefix (system prompt with the tool catalogue,
+structured request), so a provider's prompt cache can serve it; each stage's own
+instruction comes last. Every stage forces its own tool. The budget counts phase planning
+and every Plan/Judge/Think call; analysis and the summary are outside it.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from core.schema import coerce
 from core.engine.stages import REQUEST_ANALYSER, Analysis, parse_analysis, parse_phase_plan, \
     phase_planner_schema
 from core.engine.base import EngineBase
-
 
 SINGLE_PHASE_ROUNDS = 2
 
