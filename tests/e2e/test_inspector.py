@@ -135,7 +135,7 @@ def test_cached_prompt_tokens_show_as_uncached_in_the_meter_and_per_call(
                                {**usage(summary(), 1600, 50, 1024), "delay_s": 1.5}])
     window = make_window(factory)
     submit(qtbot, window, "look around")
-    wait_js(qtbot, window, "document.querySelector('.run-live').textContent"
+    wait_js(qtbot, window, "(document.querySelector('.run-live')?.textContent || '')"
                            ".includes('uncached')")
     live = js(qtbot, window, "document.querySelector('.run-live').textContent")
     so_far = 300 + 30 + 1500 + 20 + 1700 + 20
