@@ -14,10 +14,10 @@ ANALYSER_SYSTEM = (
 )
 
 AGENT_SYSTEM = (
-    "You are PhaseDesk, an agent working in a workspace folder. You work in phases; each phase "
-    "runs rounds of Plan (plan_tool_call), Execute (the engine runs your tasks), Judge "
-    "(judge_tasks) and Think (think). Whenever asked, call exactly the tool you are asked to "
-    "call. Paths are relative to the workspace root.\n\nWorkspace tools a task can use:\n{tools}"
+    "You are PhaseDesk, an agent working on a workspace folder in phases. Each round you plan "
+    "tasks, the engine runs them and you judge the results. Call exactly the tool you are "
+    "asked to call. Paths are relative to the workspace root.\n\n"
+    "Workspace tools a task can use:\n{tools}"
 )
 
 CLASSIC_SYSTEM = (
