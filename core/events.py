@@ -15,6 +15,8 @@ from typing import Any, ClassVar, Literal
 RunStatus = Literal["completed", "budget_exhausted", "cancelled", "failed", "clarification_needed"]
 TaskStatus = Literal["pending", "running", "done", "failed", "blocked", "skipped"]
 NextAction = Literal["continue_phase", "end_phase", "retry_failed", "replan"]
+# What the run achieved ("" only in runs recorded before outcomes existed).
+RunOutcome = Literal["succeeded", "partial", "failed", ""]
 
 
 @dataclass(frozen=True)
@@ -220,16 +222,22 @@ class Summary(Event):
     quality_assessment: str
     generated_by: Literal["model", "fallback"]
     status: str = "completed"
+    outcome: RunOutcome = ""
+    requirements: list[dict[str, Any]] = field(default_factory=list)
+    requirements_note: str = ""
 
 
 @dataclass(frozen=True)
 class RunFinished(Event):
+    """``status`` says how the run ended; ``outcome`` what it achieved (``core.engine.outcome``)."""
+
     kind: ClassVar[str] = "run_finished"
     status: RunStatus
     llm_calls: int
     prompt_tokens: int
     completion_tokens: int
     elapsed_s: float = 0.0
+    outcome: RunOutcome = ""
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -53,15 +53,20 @@ TITLE_COLOUR, META_COLOUR = QColor("#23263a"), QColor("#8a8ea3")
 Index = QModelIndex | QPersistentModelIndex
 
 
+OUTCOME_MARKS = {"succeeded": "✓ succeeded", "partial": "◐ partly done", "failed": "✗ failed"}
+
+
 def describe(conversation: ConversationInfo, now: float | None = None) -> str:
-    """The list entry: the title, then "n runs · when" (a time today, else a date)."""
+    """The list entry: the title, then what its last run achieved, "n runs · when" (a time
+    today, else a date)."""
     now = time.time() if now is None else now
     runs = conversation["run_count"]
     updated = conversation["updated_at"]
     same_day = time.localtime(updated)[:3] == time.localtime(now)[:3]
     when = time.strftime("%H:%M" if same_day else "%d %b %Y", time.localtime(updated))
     count = f"{runs} run" + ("" if runs == 1 else "s")
-    return f"{conversation['title']}\n{count} · {when}"
+    outcome = OUTCOME_MARKS.get(conversation.get("last_outcome", ""), "")
+    return f"{conversation['title']}\n" + (f"{outcome} · " if outcome else "") + f"{count} · {when}"
 
 
 def wrap(text: str, font: QFont, width: int, max_lines: int) -> list[str]:

@@ -46,12 +46,14 @@ def history_command(args: argparse.Namespace) -> int:
 
 
 def _list(store: Store) -> int:
-    print(f"{'run id':36}  {'started':16}  {'status':20}  {'engine':7}  calls  request")
+    print(f"{'run id':36}  {'outcome':9}  {'started':16}  {'status':20}  {'engine':7}  calls  "
+          "request")
     for conversation in store.list_conversations():
         for run in store.runs(conversation["id"]):
             started = time.strftime("%Y-%m-%d %H:%M", time.localtime(run["started_at"]))
             request = " ".join(run["request"].split())[:50]
-            print(f"{run['id']:36}  {started:16}  {run['status']:20}  {run['engine']:7}  "
+            print(f"{run['id']:36}  {run['outcome'] or '—':9}  {started:16}  "
+                  f"{run['status']:20}  {run['engine']:7}  "
                   f"{run['llm_calls']:5}  {request}")
     return 0
 

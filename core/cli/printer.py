@@ -59,17 +59,40 @@ def _phase_done(e: ev.PhaseFinished) -> str:
     return f"  ■ phase {e.phase_id} {e.status}: {e.tasks_done}/{e.tasks_total} tasks, {e.rounds} round(s)"
 
 
+OUTCOME_MARKS = {"succeeded": "✓ succeeded", "partial": "◐ partly done", "failed": "✗ failed"}
+REQUIREMENT_MARKS = {"done": "✓", "failed": "✗", "not_attempted": "–"}
+
+
+def outcome_words(outcome: str) -> str:
+    return OUTCOME_MARKS.get(outcome, outcome or "outcome unknown")
+
+
+def requirement_lines(requirements: list[dict], note: str = "") -> list[str]:
+    """The checklist: one line per requirement, its mark, status and evidence."""
+    if not requirements:
+        return [f"  Requirements: none listed ({note})"] if note else []
+    lines = ["  Requirements:"]
+    for entry in requirements:
+        status = str(entry.get("status", ""))
+        evidence = f" — {entry['evidence']}" if entry.get("evidence") else ""
+        lines.append(f"    {REQUIREMENT_MARKS.get(status, '?')} {entry.get('requirement', '')} "
+                     f"[{status.replace('_', ' ')}]{evidence}")
+    return lines
+
+
 def _summary(e: ev.Summary) -> str:
-    lines = [f"\n📝 Summary ({e.generated_by}) · phases {e.phases_completed} · tasks "
-             f"{e.total_tasks_executed} · rounds {e.total_rounds} · quality {e.quality_assessment}",
-             e.final_summary]
+    lines = [f"\n📝 {outcome_words(e.outcome)} · Summary ({e.generated_by}) · phases "
+             f"{e.phases_completed} · tasks {e.total_tasks_executed} · rounds {e.total_rounds}"
+             f" · quality {e.quality_assessment}", e.final_summary]
     lines += [f"  ★ {h}" for h in e.highlights]
+    lines += requirement_lines(e.requirements, e.requirements_note)
     return "\n".join(lines)
 
 
 def _run_finished(e: ev.RunFinished) -> str:
-    return (f"■ {e.status} · {e.llm_calls} LLM calls · {e.prompt_tokens} prompt + "
-            f"{e.completion_tokens} completion tokens · {e.elapsed_s:.1f}s")
+    return (f"■ {outcome_words(e.outcome)} ({e.status.replace('_', ' ')}) · {e.llm_calls} LLM "
+            f"calls · {e.prompt_tokens} prompt + {e.completion_tokens} completion tokens · "
+            f"{e.elapsed_s:.1f}s")
 
 
 PRINTERS: dict[type, Callable] = {

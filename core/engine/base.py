@@ -11,6 +11,7 @@ refused before any model call: an error notice, then the summary and ``RunFinish
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 import uuid
@@ -23,6 +24,7 @@ from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Sum
 from core.engine.execute import Executor
 from core.llm.base import ChatModel, Message
 from core.secrets import scrub_event
+from core.engine.outcome import decide_outcome
 from core.engine.stage_caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
 from core.tools.base import RunState, ToolManager
@@ -160,11 +162,17 @@ class EngineBase:
             return
         self._finished = True
         acc = self.accounting
-        self.emit(summary)
+        outcome = decide_outcome(self.tally.status, self.tally.records, acc.usable,
+                                 summary.requirements, answered=self.answered())
+        self.emit(dataclasses.replace(summary, outcome=outcome))
         self.emit(RunFinished(status=self.tally.status,  # type: ignore[arg-type]
                               llm_calls=acc.calls, prompt_tokens=acc.prompt_tokens,
                               completion_tokens=acc.completion_tokens,
-                              elapsed_s=round(elapsed, 3)))
+                              elapsed_s=round(elapsed, 3), outcome=outcome))
+
+    def answered(self) -> bool:
+        """Hook: the model answered the request itself (the classic loop's text answer)."""
+        return False
 
     async def model_summary(self) -> Summary:
         """The summary from the model (forced summarizer, outside the budget); raises

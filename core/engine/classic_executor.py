@@ -76,6 +76,8 @@ class ClassicExecutor(EngineBase):
                 self.emit(Notice(level="error", stage="classic",
                                  message=f"the model call failed — {exc.message}"))
                 continue
+            if reply.tool_calls or (reply.text or "").strip():
+                self.accounting.usable += 1
             if not reply.tool_calls:
                 self.answer = reply.text or ""
                 self.messages.append({"role": "assistant", "content": self.answer})
@@ -173,11 +175,17 @@ class ClassicExecutor(EngineBase):
             return Summary(final_summary=self.answer, phases_completed=self.tally.phases_completed,
                            total_tasks_executed=self.tally.tasks_executed,
                            total_rounds=self.tally.rounds, highlights=[],
-                           quality_assessment="", generated_by="model", status=self.tally.status)
+                           quality_assessment="", generated_by="model", status=self.tally.status,
+                           requirements=[], requirements_note=(
+                               "the classic loop answered directly; it does not list the "
+                               "request's requirements"))
         return await super().model_summary()
 
     def summary_context(self) -> list[Message]:
         return list(self.messages)
+
+    def answered(self) -> bool:
+        return bool((self.answer or "").strip())
 
 
 def _describe(arguments: dict[str, Any]) -> str:

@@ -46,9 +46,11 @@ class PhaseTaskExecutor(EngineBase):
 
     async def work(self, request: str, previous: dict | None) -> str:
         self._request = request
+        self.tally.requirements = [" ".join(request.split())[:200]]  # until an analysis lists them
         analysis = await self.analyse(analyser_user(request, previous))
         while True:
             self.tally.goal = analysis.core_goal
+            self.tally.requirements = list(analysis.requirements) or [analysis.core_goal]
             self.emit(RequestAnalysed(core_goal=analysis.core_goal,
                                       requirements=analysis.requirements,
                                       constraints=analysis.constraints,

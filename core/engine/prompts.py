@@ -111,7 +111,18 @@ def think_instruction(round_no: int) -> str:
             "continue, and what should the next round do differently?")
 
 
-def summarizer_instruction(status_line: str, reports: str) -> str:
+def summarizer_instruction(status_line: str, reports: str,
+                           requirements: list[str] | None) -> str:
+    """``requirements``: those of the analysis, or ``None`` (classic loop: derive them)."""
+    if requirements is None:
+        ask = ("In requirements, list what the person's request asked for (at most 8), each "
+               "with its status (done, failed, not_attempted) and the tasks, files or commands "
+               "that show it.")
+    else:
+        listed = "\n".join(f"{n}. {r}" for n, r in enumerate(requirements, 1))
+        ask = ("In requirements, give one entry per requirement below, in this order, with its "
+               "status (done, failed, not_attempted) and the tasks, files or commands that "
+               f"show it:\n{listed}")
     return (f"The run has ended: {status_line}\n\nReports of the phases:\n{reports}\n\n"
             "Write the final summary for the person with summarizer, in Markdown: what was "
-            "done, what changed, what failed and why, and what is left.")
+            f"done, what changed, what failed and why, and what is left. {ask}")

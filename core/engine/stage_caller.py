@@ -42,6 +42,7 @@ class Accounting:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     failures_in_a_row: int = 0
+    usable: int = 0  # replies the engine could use (a valid stage result, a classic reply)
 
     @property
     def exhausted(self) -> bool:
@@ -118,6 +119,7 @@ class StageCaller:
                 return StageResult(None, exc.message)
             call, problem, value = self._check(reply, tool, parse)
             if call is not None and not problem:
+                self.accounting.usable += 1
                 messages.append(assistant_calls([call]))
                 messages.append(tool_message(call.id, ack(value)))  # type: ignore[arg-type]
                 return StageResult(value)

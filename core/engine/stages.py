@@ -99,8 +99,14 @@ SUMMARIZER = _object({
     "total_rounds": _int(0, 100, "Rounds run."),
     "highlights": _strings(6, 200, "Key results."),
     "quality_assessment": _str(100, "Overall quality in a few words."),
+    "requirements": {"type": "array", "maxItems": 8, "items": _object({
+        "requirement": _str(200, "The requirement, as listed."),
+        "status": {"type": "string", "enum": ["done", "failed", "not_attempted"]},
+        "evidence": _str(200, "The tasks, files or commands that show it."),
+    }, ["requirement", "status", "evidence"]),
+        "description": "One entry per requirement, in the order given."},
 }, ["final_summary", "phases_completed", "total_tasks_executed", "total_rounds", "highlights",
-    "quality_assessment"])
+    "quality_assessment", "requirements"])
 
 
 def task_schema(tool_names: list[str]) -> dict[str, Any]:
@@ -318,6 +324,10 @@ WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def parse_summary(args: dict[str, Any]) -> dict[str, Any]:
+    """A valid summary; a missing ``requirements`` list is accepted (the engine completes the
+    checklist from its own record)."""
+    if isinstance(args, dict) and "requirements" not in args:
+        args = {**args, "requirements": []}
     data = coerce(args, SUMMARIZER)
     if len(WORD.findall(data["final_summary"])) < 3:
         raise SchemaError("$.final_summary: describe the run in words (what was done, what "

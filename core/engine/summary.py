@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from core.events import Summary
 from core.llm.base import Message
+from core.engine.outcome import account_requirements, reconcile_claimed
 from core.engine.prompts import summarizer_instruction
 from core.engine.reports import PhaseRecord, degraded_reports
 from core.engine.stage_caller import StageCaller
@@ -28,6 +29,8 @@ class RunTally:
     reason: str = ""
     goal: str = ""
     records: list[PhaseRecord] = field(default_factory=list)
+    # The analysis's requirements; None where nothing analysed the request (classic loop).
+    requirements: list[str] | None = None
 
     @property
     def phases_completed(self) -> int:
@@ -40,6 +43,15 @@ class RunTally:
     @property
     def rounds(self) -> int:
         return sum(r.phase.rounds for r in self.records)
+
+    def accounted(self, claimed: list[dict] | None = None) -> tuple[list[dict], str]:
+        """The requirement checklist and, when it is empty, why."""
+        if self.requirements is None:
+            entries = reconcile_claimed(claimed or [], self.records)
+            return entries, "" if entries else ("the classic loop does not analyse the "
+                                                "request, and no summary call listed them")
+        entries = account_requirements(self.requirements, self.records, claimed)
+        return entries, "" if entries else "the analysis listed no requirements"
 
     def status_line(self) -> str:
         line = STATUS_LINES.get(self.status, self.status)
@@ -54,17 +66,19 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
                         context_window: int) -> Summary:
     reports, _ = degraded_reports(tally.records, max(context_window // 3, 1000))
     messages = list(base) + [{"role": "user",
-                              "content": summarizer_instruction(tally.status_line(), reports)}]
+                              "content": summarizer_instruction(tally.status_line(), reports,
+                                                                tally.requirements)}]
     result = await caller.call("summarizer", messages, "summarizer", SUMMARIZER, parse_summary,
                                counted=False)
     if result.value is None:
         raise SummaryUnavailable(result.problem or "its reply was unusable")
     data = result.value
+    requirements, note = tally.accounted(data.get("requirements"))
     return Summary(final_summary=data["final_summary"], phases_completed=tally.phases_completed,
                    total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,
                    highlights=list(data["highlights"]),
                    quality_assessment=data["quality_assessment"], generated_by="model",
-                   status=tally.status)
+                   status=tally.status, requirements=requirements, requirements_note=note)
 
 
 def fallback_summary(tally: RunTally, why: str = "") -> Summary:
@@ -93,7 +107,9 @@ def fallback_summary(tally: RunTally, why: str = "") -> Summary:
     if not tally.records:
         lines.append("\nNo phase ran.")
     quality = "not assessed (written without the model)"
+    requirements, note = tally.accounted()
     return Summary(final_summary="\n".join(lines), phases_completed=tally.phases_completed,
                    total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,
                    highlights=highlights[:6], quality_assessment=quality,
-                   generated_by="fallback", status=tally.status)
+                   generated_by="fallback", status=tally.status, requirements=requirements,
+                   requirements_note=note)

@@ -157,6 +157,7 @@ def export_markdown(store: Store, run_id: str) -> str:
     for event in events:
         report.add(event)
     lines = [f"# {_title(store, info) or 'PhaseDesk run'}", "",
+             f"- **Outcome:** {_outcome(info['outcome'])}",
              f"- **Run:** `{info['id']}`",
              f"- **Status:** {info['status']}",
              f"- **Engine:** {info['engine']} · **Model:** {info['provider']} / {info['model']}",
@@ -239,6 +240,8 @@ def _summary_lines(summary: dict[str, Any] | None, status: str) -> list[str]:
     if summary is None:
         return [f"*No summary was recorded (run status: {status}).*"]
     lines = [_demoted(summary["final_summary"].strip()), ""]
+    lines += _requirement_lines(summary.get("requirements") or [],
+                                str(summary.get("requirements_note") or ""))
     if summary["highlights"]:
         lines += ["**Highlights**", ""] + [f"- {_line(h)}" for h in summary["highlights"]] + [""]
     if summary["quality_assessment"]:
@@ -248,6 +251,28 @@ def _summary_lines(summary: dict[str, Any] | None, status: str) -> list[str]:
                  f"{_count(summary['total_tasks_executed'], 'task')} · "
                  f"{_count(summary['total_rounds'], 'round')} · written by {author}*")
     return lines
+
+
+OUTCOMES = {"succeeded": "✅ succeeded", "partial": "◐ partly done", "failed": "❌ failed"}
+REQUIREMENT_BOXES = {"done": "[x]", "failed": "[ ] ✗", "not_attempted": "[ ] –"}
+
+
+def _outcome(outcome: str) -> str:
+    return OUTCOMES.get(outcome, outcome or "not recorded")
+
+
+def _requirement_lines(requirements: list[dict[str, Any]], note: str) -> list[str]:
+    """The checklist of the analysis's requirements, with their status and evidence."""
+    if not requirements:
+        return [f"*Requirements: none listed ({_line(note)}).*", ""] if note else []
+    lines = ["**Requirements**", ""]
+    for entry in requirements:
+        status = str(entry.get("status", ""))
+        evidence = f" — {_line(entry['evidence'], 200)}" if entry.get("evidence") else ""
+        lines.append(f"- {REQUIREMENT_BOXES.get(status, '[ ] ?')} "
+                     f"{_line(entry.get('requirement', ''), 200)} *({status.replace('_', ' ')})*"
+                     f"{evidence}")
+    return lines + [""]
 
 
 def _demoted(markdown: str) -> str:

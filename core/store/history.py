@@ -46,6 +46,7 @@ MIGRATIONS: list[tuple[str, ...]] = [
         " seq INTEGER NOT NULL, kind TEXT NOT NULL, at REAL NOT NULL, json TEXT NOT NULL,"
         " PRIMARY KEY (run_id, seq)) WITHOUT ROWID",
     ),
+    ("ALTER TABLE runs ADD COLUMN outcome TEXT NOT NULL DEFAULT ''",),
 ]
 
 
@@ -55,6 +56,7 @@ class ConversationInfo(TypedDict):
     created_at: float
     updated_at: float
     run_count: int
+    last_outcome: str  # what the latest run achieved ("" while it runs or before outcomes)
 
 
 class RunInfo(TypedDict):
@@ -74,6 +76,7 @@ class RunInfo(TypedDict):
     marked: bool
     changed_files: int
     owner_pid: int | None
+    outcome: str
 
 
 def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -165,7 +168,9 @@ class Store:
 
     def _conversations(self, clause: str, *params: Any) -> list[ConversationInfo]:
         rows = self._rows("SELECT c.*, (SELECT COUNT(*) FROM runs WHERE conversation_id = c.id)"
-                          f" AS run_count FROM conversations c {clause}", *params)
+                          " AS run_count, COALESCE((SELECT outcome FROM runs WHERE"
+                          " conversation_id = c.id ORDER BY started_at DESC, rowid DESC LIMIT 1),"
+                          f" '') AS last_outcome FROM conversations c {clause}", *params)
         return [cast(ConversationInfo, dict(row)) for row in rows]
 
     def _rows(self, sql: str, *params: Any) -> list[sqlite3.Row]:
@@ -212,6 +217,7 @@ class Store:
             elif isinstance(event, RunFinished):
                 self._finish(conn, run_id, event.status, event.llm_calls, event.prompt_tokens,
                              event.completion_tokens)
+                conn.execute("UPDATE runs SET outcome = ? WHERE id = ?", (event.outcome, run_id))
         return int(seq)
 
     def finish_run(self, run_id: str, status: str, llm_calls: int | None = None,

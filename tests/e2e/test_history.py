@@ -68,7 +68,8 @@ def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: Wi
 
     again = make_window(ScriptedFactory())
     assert again.conversations.count() == 1
-    assert again.conversations.item(0).text().startswith("Move the server to port 8080\n1 run")
+    assert again.conversations.item(0).text().startswith(
+        "Move the server to port 8080\n✓ succeeded · 1 run")
     click_item(qtbot, again, 0)
     wait_js(qtbot, again, FINISHED)
     js(qtbot, again, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
@@ -98,7 +99,7 @@ def test_follow_up_in_the_conversation_sends_memory_not_raw_text(
         assert conversation["run_count"] == 2
         assert conversation["title"] == "pls bump that port thing, marker-raw-7731"
         assert [r["status"] for r in store.runs(conversation["id"])] == ["completed"] * 2
-    assert window.conversations.item(0).text().split("\n")[1].startswith("2 runs")
+    assert window.conversations.item(0).text().split("\n")[1].startswith("✓ succeeded · 2 runs")
     assert texts(qtbot, window, ".bubble") == ["pls bump that port thing, marker-raw-7731",
                                                "now document it"]
 

@@ -38,11 +38,17 @@ def test_recorded_three_phase_scenario_prints_progress_and_exits_0(tmp_path: Pat
     out = done.stdout
     assert out.count("🎯 Phase") == 3
     assert "✗ task 2 failed" in out and "retry: 1 task(s)" in out
-    assert out.count("⚖️  judge") == 4 and "📝 Summary (model)" in out
-    assert "■ completed · 11 LLM calls" in out
+    assert out.count("⚖️  judge") == 4 and "📝 ✓ succeeded · Summary (model)" in out
+    assert "■ ✓ succeeded (completed) · 11 LLM calls" in out
+    assert "    ✓ do it well [done] — phase 1:" in out
     assert (ws / "config.py").read_text() == "PORT = 8080\nDEBUG = False\n"
     listed = headless(isolated_home, "--list-runs")
-    assert listed.returncode == 0 and "completed" in listed.stdout
+    assert listed.returncode == 0
+    row = listed.stdout.splitlines()[1].split()
+    assert row[1:2] == ["succeeded"] and "completed" in row
+    markdown = headless(isolated_home, "--export", row[0], "--format", "md").stdout
+    assert markdown.splitlines()[2] == "- **Outcome:** ✅ succeeded"
+    assert "- [x] do it well *(done)* — phase 1: task 1 list_files" in markdown
 
 
 def test_jsonl_export_and_replay_reproduce_the_events(tmp_path: Path, isolated_home: Path) -> None:
@@ -51,6 +57,8 @@ def test_jsonl_export_and_replay_reproduce_the_events(tmp_path: Path, isolated_h
     events = [json.loads(line) for line in first.stdout.splitlines()]
     run_id = events[0]["run_id"]
     assert [e["kind"] for e in events][-2:] == ["summary", "run_finished"]
+    assert events[-1]["outcome"] == events[-2]["outcome"] == "succeeded"
+    assert [r["status"] for r in events[-2]["requirements"]] == ["done"]
     exported = headless(isolated_home, "--export", run_id, "--format", "json")
     assert exported.returncode == 0
     export_file = tmp_path / "export.json"
@@ -90,7 +98,8 @@ def test_exhausted_script_still_exits_0_with_a_fallback_summary(tmp_path: Path,
     done = headless(isolated_home, "--headless", "--workspace", str(demo_workspace(tmp_path)),
                     "--model-script", str(short), REQUEST)
     assert done.returncode == 0
-    assert "📝 Summary (fallback)" in done.stdout and "■ failed" in done.stdout
+    assert "📝 ✗ failed · Summary (fallback)" in done.stdout
+    assert "■ ✗ failed (failed)" in done.stdout
 
 
 def test_non_tty_denies_commands_unless_yes(tmp_path: Path, isolated_home: Path) -> None:

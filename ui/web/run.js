@@ -212,7 +212,7 @@
     const run = PD.currentRun();
     const footer = PD.el("div", "run-footer");
     run.live.textContent = "";
-    PD.add(footer, PD.chip("LLM calls", PD.num(ev.llm_calls).toLocaleString()),
+    PD.add(footer, PD.outcomeBadge(ev.outcome), PD.chip("LLM calls", PD.num(ev.llm_calls).toLocaleString()),
       PD.chip("Prompt tokens", PD.num(ev.prompt_tokens).toLocaleString()),
       PD.chip("Completion tokens", PD.num(ev.completion_tokens).toLocaleString()));
     if (run.cached) {
@@ -223,6 +223,7 @@
       PD.chip("", PD.words(ev.status), "status-" + PD.str(ev.status)), PD.markToggle(run));
     PD.add(run.el, footer);
     PD.finishRun(run, PD.str(ev.status));
+    if (PD.str(ev.outcome)) run.el.dataset.outcome = PD.str(ev.outcome);
   };
 
   /** The end of a recorded run that never finished (the app was closed or killed mid-run). */

@@ -9,7 +9,45 @@
     failed: ["badge-error", "⚠️ Failed"],
     clarification_needed: ["badge-warning", "❓ Needs your answer"],
   };
+  const OUTCOMES = {
+    succeeded: ["badge-success", "✅ Succeeded"],
+    partial: ["badge-warning", "◐ Partly done"],
+    failed: ["badge-error", "❌ Failed"],
+  };
+  const REQUIREMENT_ICONS = { done: "✅", failed: "❌", not_attempted: "○" };
   const COLLAPSE_PX = 420;
+
+  /** The outcome badge (what the run achieved), or null for runs recorded without one. */
+  PD.outcomeBadge = function (outcome) {
+    const entry = OUTCOMES[PD.str(outcome)];
+    if (!entry) return null;
+    const badge = PD.el("span", "badge outcome " + entry[0], entry[1]);
+    badge.dataset.outcome = PD.str(outcome);
+    return badge;
+  };
+
+  /** The compact checklist of the analysis's requirements; model text goes in as text. */
+  function requirementList(ev) {
+    const entries = PD.arr(ev.requirements).filter((r) => r && typeof r === "object");
+    const box = PD.el("div", "summarizer-requirements");
+    if (!entries.length) {
+      if (!PD.str(ev.requirements_note)) return null;
+      return PD.add(box, PD.el("div", "requirements-note", "Requirements: none listed — " +
+        PD.str(ev.requirements_note)));
+    }
+    const list = PD.el("ul", "requirements");
+    for (const entry of entries) {
+      const status = REQUIREMENT_ICONS[PD.str(entry.status)] ? PD.str(entry.status) : "not_attempted";
+      const item = PD.el("li", "requirement requirement-" + status);
+      item.dataset.status = status;
+      PD.add(item, PD.el("span", "requirement-icon", REQUIREMENT_ICONS[status]),
+        PD.el("span", "requirement-text", PD.str(entry.requirement)),
+        PD.el("span", "requirement-status", PD.words(status)));
+      if (PD.str(entry.evidence)) PD.add(item, PD.el("div", "requirement-evidence", PD.str(entry.evidence)));
+      PD.add(list, item);
+    }
+    return PD.add(box, PD.el("h4", "", "☑️ Requirements"), list);
+  }
 
   function stat(icon, label, value) {
     const item = PD.el("div", "stat-item");
@@ -55,7 +93,8 @@
     panel.dataset.status = status;
     const header = PD.el("div", "summarizer-header");
     PD.add(header, PD.el("span", "summarizer-icon", "📝"), PD.el("span", "summarizer-title", "Summary"),
-      PD.el("span", "badge " + badgeClass, badgeText));
+      PD.outcomeBadge(ev.outcome), PD.el("span", "badge run-status " + badgeClass, badgeText));
+    if (PD.str(ev.outcome)) panel.dataset.outcome = PD.str(ev.outcome);
     if (PD.str(ev.generated_by) === "fallback") {
       PD.add(header, PD.el("span", "summarizer-by", "composed without the model"));
     }
@@ -65,7 +104,7 @@
     } else {
       content.textContent = PD.str(ev.final_summary);
     }
-    PD.add(panel, header, content);
+    PD.add(panel, header, requirementList(ev), content);
     const highlights = PD.arr(ev.highlights).map(PD.str).filter(Boolean);
     if (highlights.length) {
       const box = PD.el("div", "summarizer-highlights");

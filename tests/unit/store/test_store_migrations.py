@@ -38,12 +38,12 @@ def test_first_open_migrates_to_the_current_version(tmp_path: Path, start: str) 
         _version_zero_without_tables(path)
 
     with Store(path) as opened:
-        assert opened.schema_version == len(MIGRATIONS) == 1
+        assert opened.schema_version == len(MIGRATIONS)
         conversation = opened.create_conversation("works")
         opened.start_run(conversation, "r", "phase", "p", "m", {})
 
     version, schema = _schema(path)
-    assert version == 1 and TABLES <= set(schema)
+    assert version == len(MIGRATIONS) and TABLES <= set(schema)
 
 
 def test_reopening_is_idempotent(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_reopening_is_idempotent(tmp_path: Path) -> None:
     before = _schema(path)
     for _ in range(3):
         with Store(path) as opened:
-            assert opened.schema_version == 1
+            assert opened.schema_version == len(MIGRATIONS)
             assert [c["title"] for c in opened.list_conversations()] == ["kept"]
     assert _schema(path) == before
     assert conversation == 1
@@ -68,7 +68,7 @@ def test_a_new_migration_upgrades_old_data(tmp_path: Path,
     monkeypatch.setattr(store_module, "MIGRATIONS", upgraded)
 
     with Store(path) as opened:
-        assert opened.schema_version == 2
+        assert opened.schema_version == len(MIGRATIONS) + 1
         assert opened.list_conversations()[0]["title"] == "from release 1"
     assert "pinned" in _schema(path)[1]["conversations"]
 
@@ -82,7 +82,7 @@ def test_a_failing_migration_changes_nothing(tmp_path: Path,
     with pytest.raises(sqlite3.OperationalError):
         Store(path)
     version, schema = _schema(path)
-    assert version == 1 and "extra" not in schema
+    assert version == len(MIGRATIONS) and "extra" not in schema
 
 
 def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:
@@ -94,3 +94,18 @@ def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="newer"):
         Store(path)
     assert _schema(path)[0] == 7
+
+
+def test_a_release_1_database_gains_the_outcome_column(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "history.sqlite3"
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:1])
+    with Store(path) as opened:
+        conversation = opened.create_conversation("old")
+        run_id = opened.start_run(conversation, "r", "phase", "p", "m", {})
+        opened.finish_run(run_id, "completed")
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
+    with Store(path) as opened:
+        run = opened.run(run_id)
+        assert run is not None and run["status"] == "completed" and run["outcome"] == ""
+        assert opened.list_conversations()[0]["last_outcome"] == ""

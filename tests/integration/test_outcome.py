@@ -1,0 +1,140 @@
+"""What a run achieved (``outcome``) and the per-requirement checklist, from the engine's record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.events import RunFinished, Summary
+from tests.support.script import analysis, error, judge, of, phases, plan, run, summary, task
+
+
+@pytest.fixture()
+def ws(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    (folder / "config.py").write_text("PORT = 8000\nDEBUG = True\n", encoding="utf-8")
+    return folder
+
+
+def ending(events: list) -> tuple[Summary, RunFinished]:
+    assert [e.kind for e in events][-2:] == ["summary", "run_finished"]
+    return events[-2], events[-1]
+
+
+TWO_REQUIREMENTS = ["Set the port in config.py to 8080", "Turn DEBUG off in config.py"]
+
+
+def test_a_clean_run_succeeds_with_every_requirement_done(ws: Path) -> None:
+    events, _ = run([
+        analysis("Configure the server", requirements=TWO_REQUIREMENTS),
+        phases((1, "Edit config", [])),
+        plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080"),
+             task(2, "edit_file", [1], path="config.py", old_text="DEBUG = True",
+                  new_text="DEBUG = False")),
+        judge([1, 2]),
+        summary("## Done\n\nThe port is 8080 and debug is off."),
+    ], ws)
+    final, finished = ending(events)
+    assert finished.status == "completed" and finished.outcome == "succeeded"
+    assert final.outcome == "succeeded"
+    assert [r["requirement"] for r in final.requirements] == TWO_REQUIREMENTS
+    assert [r["status"] for r in final.requirements] == ["done", "done"]
+    assert all("edit_file" in r["evidence"] for r in final.requirements)
+
+
+def test_a_phase_that_fails_all_its_tasks_is_not_a_success(ws: Path) -> None:
+    events, _ = run([
+        analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"]),
+        phases((1, "Fix parser", [], 1)),
+        plan(task(1, "read_file", path="parser.py"),
+             task(2, "edit_file", [1], path="parser.py", old_text="a", new_text="b")),
+        judge([], [1, 2], completed=False, action="replan", level="planning",
+              reason="parser.py does not exist"),
+        plan(task(1, "read_file", path="src/parser.py")),
+        judge([], [1], completed=False, action="end_phase", reason="no parser anywhere"),
+        summary("## Could not fix\n\nThe parser file was not found.", highlights=[]),
+    ], ws, think_stage="never")
+    final, finished = ending(events)
+    assert finished.status == "completed"
+    assert finished.outcome in ("failed", "partial") and finished.outcome == "failed"
+    assert [r["status"] for r in final.requirements] == ["failed"]
+    assert "read_file failed" in final.requirements[0]["evidence"]
+
+
+def test_the_model_cannot_claim_a_requirement_the_record_contradicts(ws: Path) -> None:
+    claimed = summary("## All done\n\nEverything works.")
+    claimed["arguments"]["requirements"] = [
+        {"requirement": "Fix parser.py so the tests pass", "status": "done",
+         "evidence": "fixed it"}]
+    events, _ = run([
+        analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"]),
+        phases((1, "Fix parser", [], 1)),
+        plan(task(1, "read_file", path="parser.py")),
+        judge([1], completed=True, action="end_phase"),
+        claimed,
+    ], ws)
+    final, finished = ending(events)
+    assert final.requirements[0]["status"] == "failed"
+    assert finished.outcome == "failed"
+
+
+def test_one_of_two_phases_done_is_partial(ws: Path) -> None:
+    events, _ = run([
+        analysis("Configure", phases=2, requirements=["Set the port to 8080",
+                                                       "Write the changelog NOTES.md"]),
+        phases((1, "Port", []), (2, "Changelog", [1])),
+        plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080")),
+        judge([1]),
+        plan(task(1, "read_file", path="NOTES.md")),
+        judge([], [1], completed=False, action="end_phase", reason="no NOTES.md"),
+        summary(),
+    ], ws, think_stage="never")
+    final, finished = ending(events)
+    assert finished.outcome == "partial"
+    assert [r["status"] for r in final.requirements] == ["done", "failed"]
+
+
+def test_a_run_whose_every_stage_reply_was_unusable_failed(ws: Path) -> None:
+    events, _ = run([{"text": "I think we should analyse this."}] * 2
+                    + [{"text": "phases?"}] * 2 + [{"text": "a plan"}] * 4
+                    + [{"text": "no summary either"}] * 2, ws)
+    final, finished = ending(events)
+    assert finished.outcome == "failed" and final.generated_by == "fallback"
+    assert final.requirements and all(r["status"] == "not_attempted" for r in final.requirements)
+
+
+def test_an_unreachable_model_fails_and_the_fallback_lists_the_goal(ws: Path) -> None:
+    events, _ = run([error(0, "connection refused")], ws, request="Rename foo to bar")
+    final, finished = ending(events)
+    assert finished.status == "failed" and finished.outcome == "failed"
+    assert [r["status"] for r in final.requirements] == ["not_attempted"]
+    assert final.requirements[0]["requirement"] == "Rename foo to bar"
+
+
+def test_classic_answer_has_no_checklist_but_says_why(ws: Path) -> None:
+    events, _ = run([
+        {"tool": "read_file", "arguments": {"path": "config.py"}},
+        {"text": "The port is 8000."},
+    ], ws, use_phase_task=False)
+    final, finished = ending(events)
+    assert finished.outcome == "succeeded"
+    assert final.requirements == [] and "classic loop" in final.requirements_note
+
+
+def test_classic_summary_call_derives_the_requirements(ws: Path) -> None:
+    derived = summary("## Stopped\n\nThe config was read; nothing was changed.")
+    derived["arguments"]["requirements"] = [
+        {"requirement": "Read config.py", "status": "done", "evidence": "task 1 read_file"},
+        {"requirement": "Change the port", "status": "done", "evidence": "claimed"}]
+    events, _ = run([
+        {"tool": "read_file", "arguments": {"path": "config.py"}},
+        {"tool": "read_file", "arguments": {"path": "config.py"}},
+        derived,
+    ], ws, use_phase_task=False, max_iterations=2)
+    final, finished = ending(events)
+    assert finished.status == "budget_exhausted" and finished.outcome == "failed"
+    assert [r["requirement"] for r in final.requirements] == ["Read config.py", "Change the port"]
+    assert final.requirements[1]["status"] == "failed"  # claimed done; the loop was cut short
+    assert of(events, "summary")[0].generated_by == "model"
