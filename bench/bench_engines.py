@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 
 from bench.bench_model import StageScriptedModel  # noqa: E402
 from core.config import Settings  # noqa: E402

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 
 from core.approval import ApprovalBroker  # noqa: E402
 from core.config import Settings  # noqa: E402

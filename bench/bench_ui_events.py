@@ -22,16 +22,15 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("PHASEDESK_HOME", tempfile.mkdtemp(prefix="phasedesk-bench-"))
 
 import qasync
 from PySide6.QtWidgets import QApplication

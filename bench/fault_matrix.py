@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 
 from tests.faults.cells import CellResult, matrix, run_cell  # noqa: E402
 from tests.faults.extras import EXTRAS  # noqa: E402

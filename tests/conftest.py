@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import atexit
 import ipaddress
 import os
+import shutil
 import socket
+import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
+# The whole session (collection, module fixtures, subprocesses) gets its own app home; each
+# test then gets a fresh one below. Nothing a test runs reaches the person's history.
+SESSION_HOME = tempfile.mkdtemp(prefix="phasedesk-tests-")
+atexit.register(shutil.rmtree, SESSION_HOME, True)
+os.environ["PHASEDESK_HOME"] = SESSION_HOME
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--disable-gpu --no-sandbox")

@@ -46,7 +46,15 @@ SIDEBAR_STYLE = """
 #sidebar QListWidget::item { border-radius: 6px; margin-bottom: 2px; }
 #sidebar QListWidget::item:selected { background: #e4e8fb; color: #23263a; }
 #sidebar QListWidget::item:hover { background: #eceffa; }
+#sidebar QScrollBar:vertical { background: transparent; width: 8px; margin: 0; border: none; }
+#sidebar QScrollBar::handle:vertical { background: #c9cde0; border-radius: 4px; min-height: 28px; }
+#sidebar QScrollBar::handle:vertical:hover { background: #a9afcc; }
+#sidebar QScrollBar::add-line:vertical, #sidebar QScrollBar::sub-line:vertical { height: 0; }
+#sidebar QScrollBar::add-page:vertical, #sidebar QScrollBar::sub-page:vertical {
+    background: transparent; }
 """
+# A styled list whose scrollbar is left to the platform style paints the scrollbar's pages
+# black (QStyleSheetStyle under xcb and offscreen): the scrollbar is styled here in full.
 ID_ROLE = Qt.ItemDataRole.UserRole
 PAD_X, PAD_Y, GAP, TITLE_LINES = 8, 7, 2, 2
 TITLE_COLOUR, META_COLOUR = QColor("#23263a"), QColor("#8a8ea3")
