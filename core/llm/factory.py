@@ -17,7 +17,8 @@ def make_model(settings: Settings) -> ChatModel:
         from core.tools import default_registry
 
         registry = default_registry()
-        return EmbeddedModel(tool_parameters={name: registry.parameters(name)
+        return EmbeddedModel(choice=settings.gguf, max_context=settings.context_window,
+                             tool_parameters={name: registry.parameters(name)
                                               for name in registry.names()})
     from core.llm.openai_client import OpenAIModel
 

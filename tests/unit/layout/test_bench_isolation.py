@@ -11,9 +11,13 @@ ROOT = Path(__file__).resolve().parents[3]
 MARK = "import bench.isolation"
 
 
+TASKS = ROOT / "bench" / "evals" / "tasks"  # the evaluation tasks' workspaces and checkers
+
+
 def _scripts() -> list[Path]:
     return sorted(p for p in (ROOT / "bench").rglob("*.py")
-                  if 'if __name__ == "__main__"' in p.read_text(encoding="utf-8"))
+                  if 'if __name__ == "__main__"' in p.read_text(encoding="utf-8")
+                  and not p.is_relative_to(TASKS))
 
 
 def test_every_bench_script_takes_its_own_app_home_before_it_imports_the_app() -> None:

@@ -1,0 +1,150 @@
+"""Run the evaluation suite: every task on the phase and/or classic engine, checked.
+
+    .venv/bin/python bench/evals/run.py --base-url URL --model NAME [--api-key KEY]
+    .venv/bin/python bench/evals/run.py --gguf qwen2.5-coder-1.5b --jobs 1 --tasks a,b
+    .venv/bin/python bench/evals/run.py --model-script artifacts/evals/RUN --tasks a  # replay
+
+Prints progress while it runs, then per engine the pass rate, calls, tokens, wall time and
+status, and a row per task. Every run is saved under ``--out`` (default
+``artifacts/evals/<time>/``): its events, its replies as a model script, its summary, the
+checker's verdict and the final workspace (see ``engine_run``). ``--model-script`` takes a
+replies file or such a results folder, so a failing run replays offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import bench.isolation  # noqa: E402  (its own app home, never the person's)
+
+from bench.evals.engine_run import ENGINES, ROOT, ModelChoice, RunResult, run_task  # noqa: E402
+from bench.evals.report import as_json, engine_table, failures  # noqa: E402
+from bench.evals.suite import Task, select  # noqa: E402
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description="Run PhaseDesk's evaluation suite.")
+    model = parser.add_argument_group("model (one of)")
+    model.add_argument("--base-url", help="an OpenAI-compatible endpoint")
+    model.add_argument("--model", default="", help="the model name sent to the endpoint")
+    model.add_argument("--api-key", default="", help="the endpoint's key")
+    model.add_argument("--gguf", help="a GGUF file (or installed model name) for the embedded "
+                                      "provider")
+    model.add_argument("--model-script", help="a replies file, or an earlier results folder")
+    parser.add_argument("--engine", choices=("phase", "classic", "both"), default="both")
+    parser.add_argument("--tasks", default="", help="comma-separated task names (default all)")
+    parser.add_argument("--jobs", type=int, default=1, help="runs at the same time")
+    parser.add_argument("--max-iterations", type=int, help="the LLM-call budget of each run")
+    parser.add_argument("--timeout", type=float, default=1800,
+                        help="seconds a run may take before it is stopped (then summarised)")
+    parser.add_argument("--out", type=Path, help="where runs are saved")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON here")
+    return parser
+
+
+def model_choice(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ModelChoice:
+    given = [name for name in ("base_url", "gguf", "model_script") if getattr(args, name)]
+    if len(given) != 1:
+        parser.error("give exactly one of --base-url, --gguf, --model-script")
+    if args.gguf:
+        from core.llm.base import ModelError
+        from core.llm.embedded_load import model_path
+
+        installed = bench.isolation.PERSON_DATA_DIR / "models" / f"{args.gguf}.gguf"
+        choice = str(installed) if installed.is_file() else args.gguf
+        try:
+            return ModelChoice(gguf=str(model_path(choice).resolve()))
+        except ModelError as exc:
+            parser.error(exc.message)
+    if args.model_script:
+        if not Path(args.model_script).exists():
+            parser.error(f"--model-script: {args.model_script} does not exist")
+        return ModelChoice(script=str(Path(args.model_script).resolve()))
+    return ModelChoice(base_url=args.base_url, model=args.model, api_key=args.api_key)
+
+
+class Progress:
+    """One line per event that matters, so a long run shows it is alive."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.started: dict[tuple[str, str], float] = {}
+
+    def start(self, task: Task, engine: str) -> None:
+        self.started[(engine, task.name)] = time.monotonic()
+        self.say(f"[{self.done}/{self.total}] start {engine}/{task.name}")
+
+    def event(self, result: RunResult, event: dict[str, Any]) -> None:
+        if event.get("kind") == "llm_call":
+            elapsed = time.monotonic() - self.started.get((result.engine, result.task), 0)
+            self.say(f"    {result.engine}/{result.task}: call {result.calls} "
+                     f"({event.get('stage')}, {event.get('prompt_tokens')} prompt tokens) "
+                     f"· {elapsed:.0f} s")
+
+    def finish(self, result: RunResult) -> None:
+        self.done += 1
+        self.say(f"[{self.done}/{self.total}] {'PASS' if result.passed else 'FAIL'} "
+                 f"{result.engine}/{result.task}: {result.status}, {result.calls} calls, "
+                 f"{result.wall_s:.0f} s — {result.check}")
+
+    @staticmethod
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+
+async def run_suite(tasks: list[Task], engines: list[str], model: ModelChoice, out: Path,
+                    jobs: int, extra: list[str], timeout_s: float) -> list[RunResult]:
+    progress = Progress(len(tasks) * len(engines))
+    gate = asyncio.Semaphore(max(jobs, 1))
+
+    async def one(task: Task, engine: str) -> RunResult:
+        async with gate:
+            progress.start(task, engine)
+            result = await run_task(task, engine, model, out, extra=extra, timeout_s=timeout_s,
+                                    on_event=progress.event)
+            progress.finish(result)
+            return result
+
+    return list(await asyncio.gather(*(one(task, engine) for engine in engines
+                                       for task in tasks)))
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    model = model_choice(args, parser)
+    try:
+        tasks = select([name.strip() for name in args.tasks.split(",") if name.strip()])
+    except ValueError as exc:
+        parser.error(str(exc))
+    engines = list(ENGINES) if args.engine == "both" else [args.engine]
+    out = (args.out or ROOT / "artifacts" / "evals" / time.strftime("%Y%m%d-%H%M%S")).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    extra = ["--max-iterations", str(args.max_iterations)] if args.max_iterations else []
+    Progress.say(f"{len(tasks)} task(s) × {', '.join(engines)} on {model.describe()}; "
+                 f"runs saved in {out}")
+    results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra, args.timeout))
+    for engine in engines:
+        print(engine_table(engine, [r for r in results if r.engine == engine]))
+        print()
+    report = failures(results)
+    if report:
+        print(report)
+    data = as_json(model.describe(), engines, results)
+    (out / "results.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    print(f"results: {out / 'results.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,90 @@
+"""The evaluation tasks: each ``tasks/NAME/`` holds ``request.txt``, ``workspace/`` (copied for
+every run), ``check.py`` (exit 0 = done) and, for some, a hand-written solution: files in
+``solution/`` laid over the workspace and/or ``solution-summary.txt`` (for questions)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+TASKS_DIR = Path(__file__).resolve().parent / "tasks"
+CHECK_TIMEOUT_S = 180
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    folder: Path
+
+    @property
+    def request(self) -> str:
+        return (self.folder / "request.txt").read_text(encoding="utf-8").strip()
+
+    @property
+    def workspace(self) -> Path:
+        return self.folder / "workspace"
+
+    @property
+    def checker(self) -> Path:
+        return self.folder / "check.py"
+
+    @property
+    def has_solution(self) -> bool:
+        return (self.folder / "solution").is_dir() or self._summary_file.is_file()
+
+    @property
+    def _summary_file(self) -> Path:
+        return self.folder / "solution-summary.txt"
+
+    def prepare(self, target: Path) -> Path:
+        """A fresh copy of the task's workspace at ``target``."""
+        shutil.copytree(self.workspace, target)
+        return target
+
+    def apply_solution(self, workspace: Path) -> str:
+        """Lay the hand-written solution over ``workspace``; returns its summary text."""
+        solution = self.folder / "solution"
+        if solution.is_dir():
+            shutil.copytree(solution, workspace, dirs_exist_ok=True)
+        file = self._summary_file
+        return file.read_text(encoding="utf-8") if file.is_file() else ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    message: str
+
+
+def all_tasks() -> list[Task]:
+    return [Task(p.name, p) for p in sorted(TASKS_DIR.iterdir())
+            if (p / "check.py").is_file() and (p / "workspace").is_dir()]
+
+
+def select(names: list[str] | None) -> list[Task]:
+    """The named tasks in suite order (all when ``names`` is empty); ``ValueError`` naming any
+    unknown one."""
+    tasks = all_tasks()
+    if not names:
+        return tasks
+    known = {task.name: task for task in tasks}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"unknown task(s): {', '.join(unknown)}; known: {', '.join(known)}")
+    return [task for task in tasks if task.name in names]
+
+
+def check(task: Task, workspace: Path, summary_file: Path) -> Verdict:
+    """Run the task's checker on ``workspace`` with the run's saved summary."""
+    try:
+        done = subprocess.run([sys.executable, str(task.checker), str(workspace),
+                               str(summary_file)], capture_output=True, text=True,
+                              timeout=CHECK_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return Verdict(False, f"the checker took longer than {CHECK_TIMEOUT_S} s")
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    message = lines[-1] if lines else f"checker exited {done.returncode}"
+    return Verdict(done.returncode == 0, message.removeprefix("FAIL: "))

@@ -1,0 +1,1 @@
+"""weatherkit: weather reports with a local cache."""

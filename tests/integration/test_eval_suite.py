@@ -1,0 +1,154 @@
+"""The evaluation suite (bench/evals): every checker can fail, hand-written solutions pass, and
+the runner runs the whole suite on both engines against an OpenAI-compatible endpoint (a fake
+on 127.0.0.1 reached through the real openai SDK), prints the tables and saves replayable runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.evals.suite import Task, all_tasks, check, select
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.script import analysis, judge, plan, summary, task
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNNER = ROOT / "bench" / "evals" / "run.py"
+KINDS = {"fix-total", "fix-word-count", "add-slugify", "add-is-prime", "rename-key",
+         "rename-function", "count-todos", "largest-file", "question-version",
+         "question-function", "csv-pipeline", "json-pipeline", "refactor-constant",
+         "run-generator"}
+WRITE_COUNT = {"tool": "write_file", "path": "todo_count.txt", "content": "6\n"}
+
+
+def _checked(task: Task, tmp_path: Path, solved: bool) -> tuple[bool, str]:
+    workspace = task.prepare(tmp_path / task.name / "workspace")
+    summary_file = tmp_path / task.name / "summary.txt"
+    summary_file.write_text(task.apply_solution(workspace) if solved else "", encoding="utf-8")
+    verdict = check(task, workspace, summary_file)
+    return verdict.passed, verdict.message
+
+
+def test_the_suite_has_every_kind_of_task_each_with_a_request() -> None:
+    tasks = all_tasks()
+    assert {t.name for t in tasks} == KINDS
+    assert all(len(t.request) > 20 and any(t.workspace.iterdir()) for t in tasks)
+    assert sum(t.has_solution for t in tasks) >= 5
+
+
+def test_every_checker_fails_on_the_untouched_workspace(tmp_path: Path) -> None:
+    for task in all_tasks():
+        passed, message = _checked(task, tmp_path, solved=False)
+        assert not passed, f"{task.name}'s checker passes untouched work"
+        assert message and "Traceback" not in message, (task.name, message)
+
+
+def test_hand_written_solutions_pass_their_checkers(tmp_path: Path) -> None:
+    solved = [task for task in all_tasks() if task.has_solution]
+    for task in solved:
+        assert _checked(task, tmp_path, solved=True) == (True, "PASS"), task.name
+
+
+def test_a_checker_fails_on_a_half_done_rename(tmp_path: Path) -> None:
+    (rename,) = select(["rename-key"])
+    workspace = rename.prepare(tmp_path / "ws")
+    rename.apply_solution(workspace)
+    (workspace / "README.md").write_text("Settings: `listen_listen_port`\n", encoding="utf-8")
+    summary_file = tmp_path / "summary.txt"
+    summary_file.write_text("", encoding="utf-8")
+    verdict = check(rename, workspace, summary_file)
+    assert not verdict.passed and "README.md" in verdict.message
+
+
+def test_unknown_task_names_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown task.*no-such-task"):
+        select(["fix-total", "no-such-task"])
+
+
+def _runner(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(RUNNER), *args], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL, cwd=ROOT)
+
+
+def _stages() -> dict[str, list[dict[str, Any]]]:
+    """Every run, whatever its task, writes todo_count.txt = 6 and says it is done: only
+    count-todos is solved by that, on both engines."""
+    write = task(1, "write_file", path="todo_count.txt", content="6\n")
+    return {"request_analyser": [analysis("Write the count")],
+            "plan_tool_call": [plan(write)],
+            "judge_tasks": [judge([1])],
+            "summarizer": [summary("Wrote todo_count.txt.")],
+            "auto": [{"tool_calls": [{"tool": "write_file",
+                                      "arguments": {"path": "todo_count.txt",
+                                                    "content": "6\n"}}]}]}
+
+
+def test_the_runner_runs_the_whole_suite_on_both_engines_against_an_endpoint(
+        tmp_path: Path) -> None:
+    out, results = tmp_path / "runs", tmp_path / "results.json"
+    with FakeOpenAI(stages=_stages(), lifetime_s=600) as server:
+        done = _runner("--base-url", server.base_url, "--model", "fake-model", "--api-key", "k",
+                       "--engine", "both", "--jobs", "4", "--max-iterations", "3",
+                       "--out", str(out), "--json", str(results))
+    assert done.returncode == 0, done.stderr[-3000:]
+    names = sorted(KINDS)
+    assert "14 task(s) × phase, classic on fake-model at http://127.0.0.1" in done.stderr
+    assert len(re.findall(r"^\[\d+/28\] (PASS|FAIL) ", done.stderr, re.M)) == 28
+    assert re.search(r"call 1 \(request_analyser", done.stderr)
+    for engine in ("phase", "classic"):
+        header = re.search(rf"^== engine {engine}: 1/14 passed \(7%\) · (\d+) calls", done.stdout,
+                           re.M)
+        assert header, done.stdout
+        table = done.stdout.split(f"== engine {engine}:")[1].split("\n\n")[0]
+        rows = {line.split()[0]: line.split() for line in table.splitlines()[2:]}
+        assert sorted(rows) == names
+        assert rows["count-todos"][1] == "PASS"
+        assert all(rows[name][1] == "FAIL" for name in names if name != "count-todos")
+        assert sum(int(row[3]) for row in rows.values()) == int(header.group(1))
+    data = json.loads(results.read_text())
+    assert data == json.loads((out / "results.json").read_text())
+    phase, classic = data["engines"]["phase"], data["engines"]["classic"]
+    assert phase["totals"]["passed"] == classic["totals"]["passed"] == 1
+    assert phase["totals"]["statuses"] == {"completed": 14}
+    assert set(classic["totals"]["statuses"]) <= {"completed", "budget_exhausted"}
+    for run in phase["tasks"] + classic["tasks"]:
+        saved = out / run["engine"] / run["task"]
+        events = [json.loads(line) for line in (saved / "events.jsonl").read_text().splitlines()]
+        assert [e["kind"] for e in events][-2:] == ["summary", "run_finished"]
+        assert run["calls"] == sum(e["kind"] == "llm_call" for e in events) > 0
+        assert json.loads((saved / "replies.json").read_text())["replies"]
+        assert (saved / "check.txt").read_text().startswith("PASS" if run["passed"] else "FAIL")
+    first = phase["tasks"][0]
+    assert first["stages"][0] == "request_analyser" and first["stages"][-1] == "summarizer"
+    assert (out / "phase" / "count-todos" / "workspace" / "todo_count.txt").read_text() == "6\n"
+
+
+def test_a_saved_run_replays_offline_from_the_results_folder(tmp_path: Path) -> None:
+    out = tmp_path / "first"
+    with FakeOpenAI(stages=_stages()) as server:
+        first = _runner("--base-url", server.base_url, "--engine", "phase",
+                        "--tasks", "count-todos,question-version", "--out", str(out))
+    assert first.returncode == 0, first.stderr[-3000:]
+    replay = _runner("--model-script", str(out), "--engine", "phase",
+                     "--tasks", "count-todos,question-version", "--out", str(tmp_path / "again"))
+    assert replay.returncode == 0, replay.stderr[-3000:]
+    assert "on replies from" in replay.stderr
+    before = json.loads((out / "results.json").read_text())["engines"]["phase"]["tasks"]
+    after = json.loads((tmp_path / "again" / "results.json").read_text())["engines"]["phase"]
+    assert [(r["task"], r["passed"], r["calls"], r["stages"]) for r in after["tasks"]] == \
+        [(r["task"], r["passed"], r["calls"], r["stages"]) for r in before]
+    assert after["totals"]["passed"] == 1
+
+
+def test_the_runner_refuses_a_missing_model_with_a_clear_error(tmp_path: Path) -> None:
+    done = _runner("--engine", "phase", "--out", str(tmp_path))
+    assert done.returncode == 2 and "give exactly one of --base-url, --gguf" in done.stderr
+    missing = _runner("--gguf", str(tmp_path / "none.gguf"), "--out", str(tmp_path))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+    assert not any(tmp_path.iterdir())
