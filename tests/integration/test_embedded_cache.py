@@ -1,0 +1,58 @@
+"""The embedded model on the real SmolLM2 file reuses its KV cache: a call whose prompt starts
+like the previous one evaluates only the rest, and says so in ``usage.cached_tokens``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from core.llm.embedded import EmbeddedModel
+
+pytestmark = pytest.mark.slow
+
+SYSTEM = ("You are PhaseDesk, an agent working on a workspace folder. " * 12).strip()
+ANSWER = {"type": "object", "required": ["answer"], "additionalProperties": False,
+          "properties": {"answer": {"type": "string", "maxLength": 40}}}
+TOOL = [{"type": "function", "function": {"name": "answer", "description": "Answer briefly.",
+                                          "parameters": ANSWER}}]
+FORCED = {"type": "function", "function": {"name": "answer"}}
+
+
+def _conversation(turns: int) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM},
+                                      {"role": "user", "content": "Name a colour."}]
+    for i in range(turns):
+        messages += [{"role": "assistant", "content": None, "tool_calls": [
+                         {"id": f"c{i}", "type": "function", "function": {
+                             "name": "answer", "arguments": json.dumps({"answer": "red"})}}]},
+                     {"role": "tool", "tool_call_id": f"c{i}", "content": "noted"},
+                     {"role": "user", "content": f"Name another colour ({i + 2})."}]
+    return messages
+
+
+async def _calls() -> list[tuple[int, int]]:
+    model = EmbeddedModel()
+    usage = []
+    try:
+        for turns, clear in ((0, False), (1, False), (2, False), (2, True)):
+            if clear:
+                await model.clear_cache()
+            reply = await model.complete(_conversation(turns), TOOL, FORCED)
+            assert json.loads(reply.tool_calls[0].arguments)["answer"]
+            usage.append((reply.usage.prompt_tokens, reply.usage.cached_tokens))
+    finally:
+        await model.aclose()
+    return usage
+
+
+def test_a_follow_up_call_evaluates_only_what_follows_the_shared_prefix() -> None:
+    (first, first_cached), (second, second_cached), (third, third_cached), (again, again_cached) \
+        = asyncio.run(_calls())
+    assert first_cached == 0
+    assert 100 < second_cached < second  # at least the system prompt came from the cache
+    assert second_cached <= first
+    assert third_cached > second_cached  # the conversation grew; so did the reused prefix
+    assert (again, again_cached) == (third, 0)  # after clear_cache: the whole prompt again
