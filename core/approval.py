@@ -1,9 +1,11 @@
 """Asking the person before a command runs or a file is written.
 
 Policy comes from settings (``command_approval``: ask | allowlist | auto;
-``write_approval``: ask | auto). Asking emits ``ApprovalRequested`` and waits, with
-the task paused, until the front end calls ``answer``; "run" approves that kind of
-action for the rest of the run. Cancelling the run denies whatever is pending.
+``write_approval``: ask | auto); MCP tools ask whenever their server's policy says so
+(the MCP tool manager decides that and only calls here when it asks). Asking emits
+``ApprovalRequested`` and waits, with the task paused, until the front end calls
+``answer``; "run" approves that kind of action — or, for MCP, that one tool — for the
+rest of the run. Cancelling the run denies whatever is pending.
 """
 
 from __future__ import annotations
@@ -40,9 +42,11 @@ class ApprovalBroker:
         self._pending: dict[str, asyncio.Future[str]] = {}
         self._approved_for_run: set[str] = set()
 
-    def needs_asking(self, action: ApprovalAction, detail: str) -> bool:
-        if action in self._approved_for_run:
+    def needs_asking(self, action: ApprovalAction, detail: str, scope: str = "") -> bool:
+        if (scope or action) in self._approved_for_run:
             return False
+        if action == "mcp":
+            return True
         if action == "write":
             return self._settings.write_approval == "ask"
         policy = self._settings.command_approval
@@ -50,9 +54,9 @@ class ApprovalBroker:
             return False
         return not (policy == "allowlist" and allowlisted(detail, self._settings.command_allowlist))
 
-    async def approve(self, action: ApprovalAction, detail: str, *, task_id: int = 0,
-                      phase_id: int = 0) -> bool:
-        if not self.needs_asking(action, detail):
+    async def approve(self, action: ApprovalAction, detail: str, *, scope: str = "",
+                      task_id: int = 0, phase_id: int = 0) -> bool:
+        if not self.needs_asking(action, detail, scope):
             return True
         request_id = uuid.uuid4().hex[:12]
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -65,7 +69,7 @@ class ApprovalBroker:
             self._pending.pop(request_id, None)
         self._emit(ApprovalResolved(request_id=request_id, decision=decision))  # type: ignore[arg-type]
         if decision == "run":
-            self._approved_for_run.add(action)
+            self._approved_for_run.add(scope or action)
         return decision != "deny"
 
     def answer(self, request_id: str, decision: str) -> bool:

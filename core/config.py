@@ -15,15 +15,21 @@ from typing import Any
 
 from core import secrets
 from core.appdirs import config_path
+from core.models.mcp_server import McpServer, servers_value
 
 def setting(default: Any, description: str, *, label: str, low: float | None = None,
             high: float | None = None, choices: tuple[str, ...] = (), secret: bool = False,
-            group: str = "General", file_filter: str = "") -> Any:
+            group: str = "General", file_filter: str = "", flag: str = "") -> Any:
     """A dataclass field carrying the metadata the dialog, file and flags need.
+
     ``file_filter`` (e.g. ``"GGUF models (*.gguf)"``) marks a file path the dialog lets the
-    person pick."""
+    person pick. ``flag`` names the headless flag when it is not the field's name; a
+    tuple-valued setting (the MCP servers) gets a repeatable flag that adds one entry
+    each time.
+    """
     meta = {"description": description, "label": label, "low": low, "high": high,
-            "choices": choices, "secret": secret, "group": group, "file_filter": file_filter}
+            "choices": choices, "secret": secret, "group": group, "file_filter": file_filter,
+            "flag": flag}
     return field(default=default, metadata=meta)
 
 
@@ -90,6 +96,16 @@ class Settings:
     write_approval: str = setting(
         "auto", "File writes and edits: ask every time or allow them (they can be undone).",
         label="Write approval", choices=("ask", "auto"), group="Safety")
+    mcp_servers: tuple[McpServer, ...] = setting(
+        (), "MCP servers whose tools the agent may use (started with each run, stopped after "
+        "it). Headless: --mcp NAME=COMMAND, repeatable.",
+        label="MCP servers", group="Tools", flag="mcp")
+    mcp_start_timeout_s: float = setting(
+        20.0, "Seconds an MCP server may take to start and list its tools.",
+        label="MCP start timeout (s)", low=1, high=600, group="Tools")
+    mcp_call_timeout_s: float = setting(
+        120.0, "Seconds one MCP tool call may take before its task fails.",
+        label="MCP call timeout (s)", low=1, high=3600, group="Tools")
     workspace: str = setting("", "The folder the agent works in.", label="Workspace",
                              group="General")
 
@@ -109,6 +125,9 @@ def check_value(f: dataclasses.Field[Any], value: Any) -> None:
     """Raise ``ValueError`` naming the setting when ``value`` breaks its declaration."""
     meta = f.metadata
     kind = type(f.default)
+    if kind is tuple:
+        servers_value(value)
+        return
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -125,6 +144,13 @@ def check_value(f: dataclasses.Field[Any], value: Any) -> None:
         raise ValueError(f"{meta['label']}: a file path cannot hold line breaks")
 
 
+def plain(value: Any) -> Any:
+    """A setting's value as the config file writes it."""
+    if isinstance(value, tuple):
+        return [item.to_plain() for item in value]
+    return value
+
+
 def fields() -> tuple[dataclasses.Field[Any], ...]:
     return dataclasses.fields(Settings)
 
@@ -137,6 +163,8 @@ def from_mapping(values: dict[str, Any], base: Settings | None = None) -> Settin
         if name in known:
             if isinstance(known[name].default, float) and isinstance(value, int):
                 value = float(value)
+            if isinstance(known[name].default, tuple):
+                value = servers_value(value)
             check_value(known[name], value)
             updates[name] = value
     return dataclasses.replace(base or Settings(), **updates)
@@ -176,7 +204,8 @@ def save(settings: Settings, path: Path | None = None) -> str:
     settings.validated()
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {f.name: getattr(settings, f.name) for f in fields() if not f.metadata["secret"]}
+    data = {f.name: plain(getattr(settings, f.name)) for f in fields()
+            if not f.metadata["secret"]}
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
     os.replace(tmp, path)

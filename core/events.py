@@ -171,7 +171,7 @@ class PhaseFinished(Event):
 class ApprovalRequested(Event):
     kind: ClassVar[str] = "approval_requested"
     request_id: str
-    action: Literal["command", "write"]
+    action: Literal["command", "write", "mcp"]
     detail: str
     task_id: int = 0
     phase_id: int = 0
@@ -212,6 +212,21 @@ class Notice(Event):
 
 
 @dataclass(frozen=True)
+class McpServerStatus(Event):
+    """An MCP server of the run: ``started`` (with its tools, as offered to the model),
+    ``failed`` (it did not start, or died), ``stopped`` (with the run). ``stderr`` is the
+    tail of what the server wrote to its standard error."""
+
+    kind: ClassVar[str] = "mcp_server"
+    name: str
+    status: Literal["started", "failed", "stopped"]
+    tools: list[str] = field(default_factory=list)
+    pid: int = 0
+    error: str = ""
+    stderr: str = ""
+
+
+@dataclass(frozen=True)
 class Summary(Event):
     kind: ClassVar[str] = "summary"
     final_summary: str
@@ -246,7 +261,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         RunStarted, LlmCall, RequestAnalysed, Clarification, PhasesPlanned, PhaseStarted,
         TasksPlanned, TaskStarted, TaskFinished, Judged, Thought, PhaseFinished,
         ApprovalRequested, ApprovalResolved, FileChanged, ContextCompacted, Notice,
-        Summary, RunFinished,
+        McpServerStatus, Summary, RunFinished,
     )
 }
 

@@ -21,6 +21,7 @@ from core.config import Settings
 from core.events import ApprovalRequested, Event, to_json
 from core.cli.exit_codes import USAGE_ERROR
 from core.cli.printer import describe
+from core.models.mcp_server import McpServer, merged
 from core.secrets import redact, remember
 
 
@@ -44,15 +45,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("json", "md"), default="json")
     parser.add_argument("--undo", metavar="RUN_ID", help="undo a run's file changes")
     for f in config.fields():
-        flag = "--" + f.name.replace("_", "-")
+        flag = "--" + (f.metadata["flag"] or f.name).replace("_", "-")
         help_text = f.metadata["description"]
-        if isinstance(f.default, bool):
+        if isinstance(f.default, tuple):
+            parser.add_argument(flag, dest=f.name, action="append", type=_server_flag,
+                                default=None, metavar="NAME=COMMAND", help=help_text)
+        elif isinstance(f.default, bool):
             parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction,
                                 default=None, help=help_text)
         else:
             parser.add_argument(flag, dest=f.name, type=type(f.default), default=None,
                                 choices=f.metadata["choices"] or None, help=help_text)
     return parser
+
+
+def _server_flag(text: str) -> McpServer:
+    try:
+        return McpServer.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def resolve_settings(args: argparse.Namespace) -> Settings:
@@ -66,6 +77,9 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
         settings = dataclasses.replace(settings, api_key=os.environ["OPENAI_API_KEY"])
     overrides = {f.name: getattr(args, f.name) for f in config.fields()
                  if getattr(args, f.name, None) is not None}
+    for f in config.fields():
+        if f.name in overrides and isinstance(f.default, tuple):
+            overrides[f.name] = merged(getattr(settings, f.name), overrides[f.name])
     if args.classic:
         overrides["use_phase_task"] = False
     settings = config.from_mapping(overrides, settings)

@@ -95,6 +95,15 @@ def _run_finished(e: ev.RunFinished) -> str:
             f"{e.elapsed_s:.1f}s")
 
 
+def _mcp_server(e: ev.McpServerStatus) -> str:
+    if e.status == "started":
+        return f"  🔌 MCP server {e.name} started (pid {e.pid}): {', '.join(e.tools) or 'no tools'}"
+    if e.status == "stopped":
+        return f"  🔌 MCP server {e.name} stopped"
+    stderr = f"\n    stderr: {e.stderr[-500:]}" if e.stderr else ""
+    return f"  ⚠ {e.error}{stderr}"
+
+
 PRINTERS: dict[type, Callable] = {
     ev.RunStarted: _run_started,
     ev.RequestAnalysed: _analysed,
@@ -106,10 +115,11 @@ PRINTERS: dict[type, Callable] = {
     ev.Judged: _judged,
     ev.Thought: _thought,
     ev.PhaseFinished: _phase_done,
-    ev.ApprovalRequested: lambda e: f"  ⚠ approval needed for {e.action}: {e.detail}",
+    ev.ApprovalRequested: lambda e: f"  ⚠ approval needed for {e.action}: {' '.join(e.detail.split())[:300]}",
     ev.FileChanged: lambda e: f"    ✎ {e.change} {e.path} ({e.bytes} bytes)",
     ev.ContextCompacted: lambda e: f"  ⇣ context compacted {e.before_tokens} → {e.after_tokens} tokens",
     ev.Notice: lambda e: f"  {'⚠' if e.level != 'info' else 'ℹ'} {e.message}",
+    ev.McpServerStatus: _mcp_server,
     ev.Summary: _summary,
     ev.RunFinished: _run_finished,
 }

@@ -120,6 +120,7 @@ class EngineBase:
             self._end(fallback_summary(self.tally, "there was nothing to do"), 0.0)
             return
         try:
+            await self.tools.open(self.emit)
             self.tally.status = await self.work(request, previous)
         except asyncio.CancelledError:
             _uncancel()
@@ -132,9 +133,24 @@ class EngineBase:
             self.tally.status = "failed"
             self.tally.reason = f"internal error: {type(exc).__name__}: {exc}"
             self.emit(Notice(level="error", message=f"Internal error: {exc}"))
+        await self._close_tools()
         self.finish_phases()
         summary = await self._summarize()
         self._end(summary, time.monotonic() - started)
+
+    async def _close_tools(self) -> None:
+        """Stop what the tools started (MCP servers) before the summary; a Stop pressed
+        meanwhile does not leave them running."""
+        while True:
+            try:
+                await self.tools.close()
+                return
+            except asyncio.CancelledError:
+                _uncancel()
+            except Exception as exc:
+                log.exception("closing the tools failed")
+                self.emit(Notice(level="error", message=f"Stopping the tools failed: {exc}"))
+                return
 
     async def _summarize(self) -> Summary:
         if self.tally.status == "clarification_needed":

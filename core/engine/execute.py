@@ -69,9 +69,9 @@ class Executor:
             self.emit(TaskStarted(phase_id=phase_id, round=task.round, task_id=task.id,
                                   tool=task.tool))
 
-            async def approve(action: ApprovalAction, detail: str) -> bool:
-                return await self.approvals.approve(action, detail, task_id=task.id,
-                                                    phase_id=phase_id)
+            async def approve(action: ApprovalAction, detail: str, scope: str = "") -> bool:
+                return await self.approvals.approve(action, detail, scope=scope,
+                                                    task_id=task.id, phase_id=phase_id)
 
             ctx = ToolContext(run=self.run, emit=self.emit, approve=approve,
                               phase_id=phase_id, task_id=task.id)

@@ -17,7 +17,7 @@ AGENT_SYSTEM = (
     "You are PhaseDesk, an agent working on a workspace folder in phases. Each round you plan "
     "tasks, the engine runs them and you judge the results. Call exactly the tool you are "
     "asked to call. Paths are relative to the workspace root.\n\n"
-    "Workspace tools a task can use:\n{tools}"
+    "Tools a task can use:\n{tools}"
 )
 
 CLASSIC_SYSTEM = (
@@ -30,7 +30,7 @@ CLASSIC_SYSTEM = (
 
 
 def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
-    """One compact line per workspace tool: name(param: type, ...) — description."""
+    """One compact line per tool: name(param: type, ...) — description."""
     lines = []
     for entry in schemas:
         fn = entry["function"]

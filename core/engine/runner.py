@@ -9,7 +9,7 @@ from core.config import Settings
 from core.engine.base import EngineBase
 from core.llm.base import ChatModel
 from core.engine.memory import format_memory
-from core.tools import default_registry
+from core.tools import run_tools
 
 
 def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | None = None,
@@ -30,5 +30,5 @@ def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | Non
         from core.engine.phase_task_executor import PhaseTaskExecutor as engine_class
     else:
         from core.engine.classic_executor import ClassicExecutor as engine_class  # type: ignore[assignment]
-    return engine_class(model, default_registry(), settings, folder, run_id=run_id,
+    return engine_class(model, run_tools(settings, folder), settings, folder, run_id=run_id,
                         memory=format_memory(memory or []))

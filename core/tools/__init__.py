@@ -1,10 +1,15 @@
-"""Workspace tools: every way the agent reads or changes the person's folder."""
+"""Workspace tools: every way the agent reads or changes the person's folder, and the
+tools of the MCP servers the settings name."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from core.config import Settings
+from core.tools.base import ToolManager
 from core.tools.registry import Tool, ToolRegistry, tool
 
-__all__ = ["Tool", "ToolRegistry", "default_registry", "tool"]
+__all__ = ["Tool", "ToolRegistry", "default_registry", "run_tools", "tool"]
 
 
 def default_registry() -> ToolRegistry:
@@ -16,3 +21,15 @@ def default_registry() -> ToolRegistry:
 
     return ToolRegistry([list_files, read_file, search_code, write_file, edit_file,
                          run_command])
+
+
+def run_tools(settings: Settings, workspace: Path) -> ToolManager:
+    """The tools of one run: the workspace tools, plus the enabled MCP servers' tools
+    (started by the run's ``open`` and stopped by its ``close``)."""
+    registry = default_registry()
+    if not any(server.enabled for server in settings.mcp_servers):
+        return registry
+    from core.tools.mcp_tools import McpToolbox
+
+    return McpToolbox(registry, settings.mcp_servers, workspace,
+                      settings.mcp_start_timeout_s, settings.mcp_call_timeout_s)

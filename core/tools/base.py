@@ -8,8 +8,15 @@ from typing import Any, Awaitable, Callable, Literal, Protocol
 
 from core.events import Event
 
-ApprovalAction = Literal["command", "write"]
-Approve = Callable[[ApprovalAction, str], Awaitable[bool]]
+ApprovalAction = Literal["command", "write", "mcp"]
+
+
+class Approve(Protocol):
+    """Ask the person (per policy) before an action; ``scope`` is what "approve for this
+    run" covers (default: every action of that kind)."""
+
+    def __call__(self, action: ApprovalAction, detail: str, scope: str = "") -> Awaitable[bool]:
+        ...
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,15 @@ class ToolContext:
 
 
 class ToolManager(Protocol):
+    async def open(self, emit: Callable[[Event], None]) -> None:
+        """Start what the tools need for a run (MCP servers). Never raises (but
+        ``asyncio.CancelledError``); a part that fails is reported through ``emit``."""
+        ...
+
+    async def close(self) -> None:
+        """Stop whatever ``open`` started; safe to call twice or without ``open``."""
+        ...
+
     def names(self) -> list[str]: ...
 
     def schemas(self) -> list[dict[str, Any]]:

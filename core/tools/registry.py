@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints, overload
 
+from core.events import Event
 from core.schema import SchemaError, coerce
 from core.tools.base import ToolContext, ToolError, ToolResult
 
@@ -180,6 +181,12 @@ class ToolRegistry:
             if item.name in self._tools:
                 raise ValueError(f"duplicate tool name: {item.name}")
             self._tools[item.name] = item
+
+    async def open(self, emit: Callable[[Event], None]) -> None:
+        """Nothing to start: these tools live in the process."""
+
+    async def close(self) -> None:
+        """Nothing to stop."""
 
     def names(self) -> list[str]:
         return list(self._tools)

@@ -1,0 +1,63 @@
+"""A deliberately broken MCP server for the failure paths (a real stdio process).
+
+``python -m tests.support.mcp_faulty_server MODE``:
+
+- ``exit``: writes a line to stderr and exits with code 3 before answering anything;
+- ``hang``: never answers (not even ``initialize``);
+- ``tools``: a working server whose tools misbehave on request — ``echo`` answers,
+  ``crash`` kills the server mid-call (exit code 5), ``stall`` never answers, and
+  ``spawn_child`` starts a long-lived child process and returns its pid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+
+from mcp.server.mcpserver import MCPServer
+
+
+def say(text: str) -> None:
+    print(f"faulty server: {text}", file=sys.stderr, flush=True)
+
+
+def serve_tools() -> None:
+    server = MCPServer("faulty")
+
+    @server.tool(description="Say the text back.")
+    def echo(text: str) -> str:
+        return text
+
+    @server.tool(description="Crash the whole server while answering.")
+    def crash() -> str:
+        say("crashing on purpose")
+        os._exit(5)
+
+    @server.tool(description="Never answer.")
+    async def stall() -> str:
+        await asyncio.sleep(3600)
+        return "late"
+
+    @server.tool(description="Start a child process that would outlive the server.")
+    def spawn_child() -> str:
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        return str(child.pid)
+
+    server.run()
+
+
+def main(mode: str) -> None:
+    say(f"starting in mode {mode}")
+    if mode == "exit":
+        sys.exit(3)
+    if mode == "hang":
+        time.sleep(3600)
+        return
+    serve_tools()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "tools")
