@@ -2,10 +2,11 @@
 
 The SDK's own ``stdio_client`` hides the process; this one keeps it so that:
 
-- the server runs in its own session and process group, and on Linux it gets
-  ``PR_SET_PDEATHSIG`` = SIGKILL: when PhaseDesk dies (even by SIGKILL) the kernel kills
-  the server, and a grandchild sees its stdin close;
-- its pid is known (shown in the run's log and checked by the tests);
+- the server runs in its own session and process group, led by a small guard shell
+  that gets ``PR_SET_PDEATHSIG`` on Linux: when PhaseDesk dies (even by SIGKILL) the
+  kernel signals the guard, and the guard kills the whole group — the server and any
+  process it started;
+- the group's pid is known (shown in the run's log and checked by the tests);
 - its standard error is read into a bounded tail that goes into the run's log;
 - shutdown follows the MCP spec (close stdin, wait, SIGTERM, wait, SIGKILL) and then
   kills whatever is left of its process group, inside a cancellation shield.
@@ -37,6 +38,12 @@ TERM_GRACE_S = 2.0
 _PR_SET_PDEATHSIG = 1
 _prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
 
+# The guard: a shell that leads the server's process group and passes it the pipes. When
+# it gets SIGTERM — from the kernel when PhaseDesk dies, or from ``stop`` — it SIGKILLs the
+# whole group, so children the server started die too. Its exit status is the server's.
+GUARD = ('exec 3<&0; trap "kill -KILL 0" TERM; "$@" 0<&3 3<&- & '
+         'exec 0</dev/null 3<&- 1>/dev/null; wait $!')
+
 ReadStream = MemoryObjectReceiveStream[SessionMessage | Exception]
 WriteStream = MemoryObjectSendStream[SessionMessage]
 
@@ -63,23 +70,26 @@ class StderrTail:
 
 
 def _die_with_parent(parent: int) -> None:
-    """Runs in the child between fork and exec: die when the parent does."""
+    """Runs in the child between fork and exec: SIGTERM it when the parent dies."""
     if _prctl is not None:
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:
-        os.kill(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 async def spawn(command: str, args: list[str], env: dict[str, str], cwd: Path
                 ) -> asyncio.subprocess.Process:
-    """Start the server process; raises ``OSError`` when it cannot be started.
+    """Start the server under the guard shell; raises ``OSError`` when it cannot be started.
 
     A relative command with a slash (``.venv/bin/python``) means the same as it would in
     the shell that started PhaseDesk, although the server runs in ``cwd``."""
-    parent = os.getpid()
     executable = os.path.abspath(command) if os.sep in command else shutil.which(command)
+    if executable is None or not os.access(executable, os.X_OK) or os.path.isdir(executable):
+        raise FileNotFoundError(f"command not found or not executable: {command}")
+    parent = os.getpid()
     return await asyncio.create_subprocess_exec(
-        executable or command, *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        "/bin/sh", "-c", GUARD, "phasedesk-mcp-guard", executable, *args,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, env=env, cwd=str(cwd), start_new_session=True,
         limit=LINE_LIMIT, preexec_fn=lambda: _die_with_parent(parent))
 
