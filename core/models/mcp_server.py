@@ -109,3 +109,16 @@ def merged(saved: tuple[McpServer, ...], added: list[McpServer]) -> tuple[McpSer
     """``saved`` with ``added`` appended; an added server replaces a saved one of its name."""
     names = {s.name for s in added}
     return tuple(s for s in saved if s.name not in names) + tuple(added)
+
+
+def hidden_env(value: Any) -> list[Any]:
+    """Servers as a settings snapshot shows them: the values of ``env`` hidden (tokens
+    often live there)."""
+    shown = []
+    for item in value if isinstance(value, (list, tuple)) else []:
+        if isinstance(item, dict):
+            env = item.get("env") or {}
+            names = [pair[0] for pair in env] if isinstance(env, (list, tuple)) else list(env)
+            item = {**item, "env": {str(name): "(hidden)" for name in names}}
+        shown.append(item)
+    return shown

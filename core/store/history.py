@@ -24,6 +24,7 @@ from core import secrets
 from core.appdirs import data_dir
 from core.config import fields
 from core.events import Event, FileChanged, LlmCall, RunFinished, to_json
+from core.models.mcp_server import hidden_env
 
 RUN_STATUSES = ("running", "completed", "budget_exhausted", "cancelled", "failed",
                 "clarification_needed", "interrupted")
@@ -82,8 +83,12 @@ class RunInfo(TypedDict):
 def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """``settings`` without secret entries; their values are registered for ``redact``."""
     secret_names = {f.name for f in fields() if f.metadata["secret"]}
+    server_lists = {f.name for f in fields() if isinstance(f.default, tuple)}
     kept: dict[str, Any] = {}
     for name, value in settings.items():
+        if name in server_lists:
+            kept[name] = hidden_env(value)
+            continue
         if name in secret_names or name.lower().endswith(_SECRET_SUFFIXES):
             if isinstance(value, str):
                 secrets.remember(value)

@@ -23,12 +23,14 @@ import mcp_types
 from core.events import Event, McpServerStatus, Notice
 from core.models.mcp_server import SEPARATOR, McpServer
 from core.schema import SchemaError, coerce
+from core.secrets import remember
 from core.tools.base import ToolContext, ToolManager, ToolResult
 from core.tools.mcp_client import McpConnection, McpFailure, RemoteTool
 
 RESULT_CAP = 64 * 1024
 DESCRIPTION_CAP = 1000
 NAME_CAP = 64
+SECRET_LENGTH = 8  # env values this long are redacted from events and logs like API keys
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -47,6 +49,10 @@ class McpToolbox:
                  start_timeout_s: float, call_timeout_s: float) -> None:
         self._builtin = builtin
         self._servers = tuple(s for s in servers if s.enabled)
+        for server in self._servers:
+            for _, value in server.env:
+                if len(value) >= SECRET_LENGTH:
+                    remember(value)
         self._workspace = workspace
         self._start_timeout = start_timeout_s
         self._call_timeout = call_timeout_s

@@ -38,6 +38,7 @@
     file_changed: PD.renderFileChanged,
     context_compacted: PD.renderContextCompacted,
     notice: PD.renderNotice,
+    mcp_server: PD.renderMcpServer,
     summary: PD.renderSummary,
     run_finished: PD.renderRunFinished,
     ui_run_end: PD.renderRunEnd,

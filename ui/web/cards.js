@@ -55,7 +55,15 @@
     PD.add(head, PD.el("span", "task-num", "Task " + id),
       PD.el("span", "task-title", PD.str(task.title) || PD.str(task.tool) || "Task"), time, pill);
     const meta = PD.el("div", "task-meta");
-    if (PD.str(task.tool)) PD.add(meta, PD.el("span", "meta tool", "🔧 " + PD.str(task.tool)));
+    const tool = PD.str(task.tool);
+    const server = PD.mcpServerOfTool(tool);
+    if (server) {
+      const badge = PD.el("span", "meta tool mcp", "🔌 " + server + " · " + tool.slice(server.length + 2));
+      badge.dataset.server = server;
+      PD.add(meta, badge);
+    } else if (tool) {
+      PD.add(meta, PD.el("span", "meta tool", "🔧 " + tool));
+    }
     if (task.priority !== undefined) {
       PD.add(meta, PD.el("span", "meta priority", "⭐ " + PD.num(task.priority) + "/10"));
     }

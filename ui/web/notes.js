@@ -38,7 +38,9 @@
     const id = PD.str(ev.request_id);
     const card = PD.el("div", "approval");
     card.dataset.requestId = id;
-    const what = PD.str(ev.action) === "write" ? "write a file" : "run a command";
+    const action = PD.str(ev.action);
+    const what = action === "write" ? "write a file" : action === "mcp" ? "call an MCP server's tool" :
+      "run a command";
     PD.add(card, PD.el("div", "approval-head", "🔐 The agent wants to " + what),
       PD.el("pre", "approval-detail", PD.clip(ev.detail, 4000)));
     const actions = PD.el("div", "approval-actions");
