@@ -2,8 +2,9 @@
 
 One row per field, grouped by its ``group``; the widget follows the field's type and
 metadata (choices → combo box, bool → check box, int/float → spin box with low/high,
-secret → password line edit, file filter → line edit with a "Browse…" file picker).
-Invalid values are refused with the reason and the dialog stays open. "Test connection" makes one tiny model request without freezing the UI.
+secret → password line edit, file filter → line edit with a "Browse…" file picker, a list
+of MCP servers → ``McpServersEditor``). Invalid values are refused with the reason and the
+dialog stays open. "Test connection" makes one tiny model request without freezing the UI.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -37,10 +39,11 @@ from core import config, secrets
 from core.appdirs import models_dir
 from core.config import Settings
 from core.secrets import redact
+from ui.mcp_editor import McpServersEditor
 
 log = logging.getLogger(__name__)
 
-FieldWidget = QCheckBox | QComboBox | QSpinBox | QDoubleSpinBox | QLineEdit
+FieldWidget = QCheckBox | QComboBox | QSpinBox | QDoubleSpinBox | QLineEdit | McpServersEditor
 INT_LIMIT = 2_147_483_647
 
 
@@ -76,6 +79,8 @@ def _widget_for(f: dataclasses.Field[Any], value: Any) -> FieldWidget:
 
 
 def _value_of(widget: FieldWidget) -> Any:
+    if isinstance(widget, McpServersEditor):
+        return widget.servers()
     if isinstance(widget, QCheckBox):
         return widget.isChecked()
     if isinstance(widget, QComboBox):
@@ -109,7 +114,12 @@ class SettingsDialog(QDialog):
                 groups[group] = QFormLayout(box)
                 groups[group].setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
                 body_layout.addWidget(box)
-            widget = _widget_for(f, getattr(settings, f.name))
+            if isinstance(f.default, tuple):
+                widget = McpServersEditor(getattr(settings, f.name), self._workspace,
+                                          self._start_timeout)
+                widget.setObjectName(f"setting_{f.name}")
+            else:
+                widget = _widget_for(f, getattr(settings, f.name))
             self.widgets[f.name] = widget
             label = QLabel(f.metadata["label"])
             label.setToolTip(f.metadata["description"])
@@ -169,6 +179,14 @@ class SettingsDialog(QDialog):
         if chosen:
             edit.setText(chosen)
 
+    def _workspace(self) -> Path:
+        """Where a tested MCP server runs: the workspace being edited, else the home folder."""
+        folder = Path(str(_value_of(self.widgets["workspace"])) or "~").expanduser()
+        return folder if folder.is_dir() else Path.home()
+
+    def _start_timeout(self) -> float:
+        return float(_value_of(self.widgets["mcp_start_timeout_s"]))
+
     def values(self) -> dict[str, Any]:
         return {name: _value_of(widget) for name, widget in self.widgets.items()}
 
@@ -226,4 +244,7 @@ class SettingsDialog(QDialog):
     def done(self, result: int) -> None:
         if self._test_task is not None and not self._test_task.done():
             self._test_task.cancel()
+        for widget in self.widgets.values():
+            if isinstance(widget, McpServersEditor):
+                widget.cancel_test()
         super().done(result)

@@ -93,3 +93,21 @@ def statuses(events: list[Event]) -> list[tuple[str, str]]:
 
 def of_kind(events: list[Event], kind: str) -> list[Any]:
     return [e for e in events if e.kind == kind]
+
+
+def guards_of(parent: int) -> list[int]:
+    """Live MCP server process groups (their guard shells) that ``parent`` started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if (b"phasedesk-mcp-guard" in cmdline and int(fields[1]) == parent
+                and fields[0] not in ("Z", "X")):
+            found.append(int(entry.name))
+    return found
