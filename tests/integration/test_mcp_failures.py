@@ -130,3 +130,18 @@ def test_stop_during_an_mcp_call_stops_the_server(tmp_path: Path) -> None:
     assert of_kind(events, "run_finished")[0].status == "cancelled"
     assert statuses(events) == [("faulty", "started"), ("faulty", "stopped")]
     assert wait_until_gone(pids) == []
+
+
+def test_a_secret_in_a_servers_environment_never_reaches_the_events(tmp_path: Path) -> None:
+    import dataclasses
+
+    token = "tok-5ecret-0123456789"
+    server = dataclasses.replace(faulty_server("tools"), env=(("FAULTY_TOKEN", token),))
+    replies = [analysis("Echo"), plan(task(1, "faulty__echo", text=f"the token is {token}")),
+               judge([1]), summary()]
+    events, _ = run(replies, tmp_path, mcp_servers=(server,))
+
+    stopped = of_kind(events, "mcp_server")[-1]
+    assert "faulty server: using token [redacted]" in stopped.stderr
+    assert of_kind(events, "task_finished")[0].result == "the token is [redacted]"
+    assert token not in repr(events)

@@ -1,6 +1,7 @@
 """A deliberately broken MCP server for the failure paths (a real stdio process).
 
-``python -m tests.support.mcp_faulty_server MODE``:
+``python tests/support/mcp_faulty_server.py MODE`` (it writes ``$FAULTY_TOKEN`` to stderr
+when set, as a careless server might):
 
 - ``exit``: writes a line to stderr and exits with code 3 before answering anything;
 - ``hang``: never answers (not even ``initialize``);
@@ -51,6 +52,8 @@ def serve_tools() -> None:
 
 def main(mode: str) -> None:
     say(f"starting in mode {mode}")
+    if os.environ.get("FAULTY_TOKEN"):
+        say(f"using token {os.environ['FAULTY_TOKEN']}")
     if mode == "exit":
         sys.exit(3)
     if mode == "hang":
