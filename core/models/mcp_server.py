@@ -18,6 +18,7 @@ APPROVALS: tuple[str, ...] = ("ask", "auto")
 SEPARATOR = "__"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_HEADER = re.compile(r"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,12 @@ class McpServer:
     env: tuple[tuple[str, str], ...] = ()
     enabled: bool = True
     approval: str = "ask"
+
+    @property
+    def remote(self) -> bool:
+        """A server reached over streamable HTTP: ``command`` is its URL and ``env`` holds
+        HTTP headers (e.g. ``Authorization``) instead of environment variables."""
+        return self.command.startswith(("http://", "https://"))
 
     def command_line(self) -> str:
         return shlex.join([self.command, *self.args])
@@ -44,9 +51,12 @@ class McpServer:
         if self.approval not in APPROVALS:
             raise ValueError(f"MCP server {self.name}: approval must be one of "
                              f"{', '.join(APPROVALS)}")
+        if self.remote and self.args:
+            raise ValueError(f"MCP server {self.name}: a URL takes no arguments")
         for key, _ in self.env:
-            if not _ENV_NAME.match(key):
-                raise ValueError(f"MCP server {self.name}: {key!r} is not a variable name")
+            if not (_HEADER if self.remote else _ENV_NAME).match(key):
+                raise ValueError(f"MCP server {self.name}: {key!r} is not a "
+                                 f"{'header' if self.remote else 'variable'} name")
         return self
 
     def to_plain(self) -> dict[str, Any]:

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import mcp_types
 from mcp import ClientSession
 from mcp.client.stdio import get_default_environment
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
@@ -29,6 +32,7 @@ log = logging.getLogger(__name__)
 
 MAX_PAGES = 20
 EXIT_WAIT_S = 5.0
+HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
 STDERR_IN_ERRORS = 1500
 
 
@@ -63,9 +67,11 @@ class McpConnection:
         self.workspace = workspace
         self.stderr = StderrTail()
         self.pid = 0
+        self.started = False
         self.dead = ""
         self._on_death = on_death
         self._session: ClientSession | None = None
+        self._process: asyncio.subprocess.Process | None = None
         self._host: asyncio.Task[None] | None = None
         self._ready: asyncio.Future[list[RemoteTool]] | None = None
         self._stop = asyncio.Event()
@@ -124,38 +130,53 @@ class McpConnection:
 
     async def _serve(self) -> None:
         assert self._ready is not None
-        process = None
+        self._process = None
         try:
-            env = {**get_default_environment(), **dict(self.server.env)}
-            try:
-                process = await spawn(self.server.command, list(self.server.args), env,
-                                      self.workspace)
-            except (OSError, ValueError) as exc:
-                raise McpFailure(f"could not be started: {exc}") from None
-            self.pid = process.pid
-            async with connected(process, self.stderr) as (read, write):
+            async with self._transport() as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
                     tools = await _list_tools(session)
                     self._session = session
+                    self.started = True
                     self._ready.set_result(tools)
-                    await _until_stopped_or_exited(self._stop, process)
-                    if process.returncode is not None and not self._stopping:
-                        self.dead = f"exited with code {process.returncode}"
+                    await _until_stopped_or_exited(self._stop, self._process)
+                    code = self._process.returncode if self._process is not None else None
+                    if code is not None and not self._stopping:
+                        self.dead = f"exited with code {code}"
         except McpFailure as exc:
             self._fail(exc.message)
         except Exception as exc:  # noqa: BLE001 (reported through the connection)
-            code = process.returncode if process is not None else None
+            code = self._process.returncode if self._process is not None else None
             reason = _describe(exc)
             if code is not None:
                 reason = f"exited with code {code} ({reason})"
-            self._fail(f"stopped: {reason}")
+            unreached = self.server.remote and not self.started
+            self._fail(f"{'could not be reached' if unreached else 'stopped'}: {reason}")
         finally:
             self._session = None
             if not self._ready.done():
                 self._ready.set_exception(McpFailure("was stopped before it started"))
             if self.dead and self._on_death is not None and self._ready.exception() is None:
                 self._on_death(self)
+
+    @asynccontextmanager
+    async def _transport(self) -> AsyncIterator[tuple[Any, Any]]:
+        """The session's streams: streamable HTTP for a URL, else the stdio process."""
+        if self.server.remote:
+            headers = dict(self.server.env)
+            async with httpx2.AsyncClient(headers=headers, timeout=HTTP_TIMEOUT) as http:
+                async with streamable_http_client(self.server.command, http_client=http) as ends:
+                    yield ends[0], ends[1]
+            return
+        env = {**get_default_environment(), **dict(self.server.env)}
+        try:
+            self._process = await spawn(self.server.command, list(self.server.args), env,
+                                        self.workspace)
+        except (OSError, ValueError) as exc:
+            raise McpFailure(f"could not be started: {exc}") from None
+        self.pid = self._process.pid
+        async with connected(self._process, self.stderr) as ends:
+            yield ends
 
     def _fail(self, reason: str) -> None:
         assert self._ready is not None
@@ -165,15 +186,16 @@ class McpConnection:
             self.dead = self.dead or reason
 
 
-async def _until_stopped_or_exited(stop: asyncio.Event, process: asyncio.subprocess.Process
-                                   ) -> None:
-    stopped = asyncio.ensure_future(stop.wait())
-    exited = asyncio.ensure_future(process.wait())
+async def _until_stopped_or_exited(stop: asyncio.Event,
+                                   process: asyncio.subprocess.Process | None) -> None:
+    waits = {asyncio.ensure_future(stop.wait())}
+    if process is not None:
+        waits.add(asyncio.ensure_future(process.wait()))
     try:
-        await asyncio.wait({stopped, exited}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        stopped.cancel()
-        exited.cancel()
+        for waiting in waits:
+            waiting.cancel()
 
 
 async def _list_tools(session: ClientSession) -> list[RemoteTool]:

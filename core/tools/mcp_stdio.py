@@ -156,6 +156,11 @@ async def stop(process: asyncio.subprocess.Process) -> None:
             _signal_group(process.pid, signal.SIGKILL)
             await _exited(process, TERM_GRACE_S)
     _signal_group(process.pid, signal.SIGKILL)
+    # The pipes' transport would otherwise stay open until garbage collection (and warn
+    # then, perhaps after the loop closed); nothing public closes it.
+    transport = getattr(process, "_transport", None)
+    if transport is not None:
+        transport.close()
 
 
 async def _exited(process: asyncio.subprocess.Process, timeout: float) -> bool:

@@ -83,7 +83,7 @@ class McpToolbox:
         connections, self._connections = self._connections, []
         await asyncio.gather(*(c.stop() for c in connections))
         for connection in connections:
-            if connection.pid and not connection.dead:
+            if connection.started and not connection.dead:
                 self._emit(McpServerStatus(name=connection.server.name, status="stopped",
                                            pid=connection.pid,
                                            stderr=connection.stderr.text()))

@@ -5,7 +5,8 @@ when set, as a careless server might):
 
 - ``exit``: writes a line to stderr and exits with code 3 before answering anything;
 - ``hang``: never answers (not even ``initialize``);
-- ``tools``: a working server whose tools misbehave on request — ``echo`` answers,
+- ``tools [PORT]``: a working server (over streamable HTTP on 127.0.0.1:PORT when a port
+  is given) whose tools misbehave on request — ``echo`` answers,
   ``crash`` kills the server mid-call (exit code 5), ``stall`` never answers, and
   ``spawn_child`` starts a long-lived child process and returns its pid.
 """
@@ -25,7 +26,8 @@ def say(text: str) -> None:
     print(f"faulty server: {text}", file=sys.stderr, flush=True)
 
 
-def serve_tools() -> None:
+def serve_tools(port: int = 0) -> None:
+    """Over stdio, or over streamable HTTP on 127.0.0.1:``port`` when one is given."""
     server = MCPServer("faulty")
 
     @server.tool(description="Say the text back.")
@@ -47,10 +49,13 @@ def serve_tools() -> None:
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
         return str(child.pid)
 
-    server.run()
+    if port:
+        server.run("streamable-http", host="127.0.0.1", port=port)
+    else:
+        server.run()
 
 
-def main(mode: str) -> None:
+def main(mode: str, port: int = 0) -> None:
     say(f"starting in mode {mode}")
     if os.environ.get("FAULTY_TOKEN"):
         say(f"using token {os.environ['FAULTY_TOKEN']}")
@@ -59,8 +64,9 @@ def main(mode: str) -> None:
     if mode == "hang":
         time.sleep(3600)
         return
-    serve_tools()
+    serve_tools(port)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "tools")
+    main(sys.argv[1] if len(sys.argv) > 1 else "tools",
+         int(sys.argv[2]) if len(sys.argv) > 2 else 0)

@@ -21,6 +21,7 @@ def test_a_flag_value_is_split_like_a_shell_would() -> None:
     assert server.args == ("-y", "@scope/server files", "--root", "/tmp/a b")
     assert (server.enabled, server.approval) == (True, "ask")
     assert server.command_line() == "npx -y '@scope/server files' --root '/tmp/a b'"
+    assert not server.remote and McpServer.parse("web=https://example.org/mcp").remote
 
 
 @pytest.mark.parametrize(("text", "problem"), [
@@ -29,6 +30,7 @@ def test_a_flag_value_is_split_like_a_shell_would() -> None:
     ("a__b=x", "no '__'"),
     ("-x=cmd", "starting with a letter or digit"),
     ("t=cmd 'open", "cannot split the command (No closing quotation)"),
+    ("web=https://example.org/mcp --flag", "MCP server web: a URL takes no arguments"),
 ])
 def test_bad_flag_values_say_what_is_wrong(text: str, problem: str) -> None:
     with pytest.raises(ValueError) as caught:
