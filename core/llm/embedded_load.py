@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,12 +90,22 @@ def thread_count() -> int:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
         cores = os.cpu_count() or 1
-    try:
-        running = Path("/proc/loadavg").read_text(encoding="ascii").split()[3].split("/")[0]
-        others = max(int(running) - 1, 0)  # the thread reading this is running too
-    except (OSError, IndexError, ValueError):
-        others = 0
-    return max(cores - others, 1)
+    return max(cores - _busy_elsewhere(), 1)
+
+
+def _busy_elsewhere(samples: int = 5, gap_s: float = 0.01) -> int:
+    """Runnable tasks other than the caller, the least of a few samples (one sample catches
+    short bursts, such as a shell command, as often as steady load)."""
+    counts = []
+    for i in range(samples):
+        try:
+            running = Path("/proc/loadavg").read_text(encoding="ascii").split()[3].split("/")[0]
+            counts.append(max(int(running) - 1, 0))  # the thread reading this is running too
+        except (OSError, IndexError, ValueError):
+            return 0
+        if i + 1 < samples:
+            time.sleep(gap_s)
+    return min(counts)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ def check(workspace: Path, summary: str, original: Path) -> None:
     lines = [line.strip() for line in text(workspace, "report.txt").strip().splitlines()]
     require(len(lines) == 2, f"report.txt has {len(lines)} lines, expected 2")
     require(lines[0] in ("beta.txt", "data/beta.txt"), f"the largest file is not {lines[0]!r}")
-    require(lines[1].removesuffix(" bytes") == str(size), f"size {lines[1]!r}, expected {size}")
+    written = lines[1].replace(",", "").removesuffix("bytes").strip()
+    require(written == str(size), f"size {lines[1]!r}, expected {size}")
     unchanged(workspace, original, [f"data/{p.name}" for p in (original / "data").iterdir()])
 
 
