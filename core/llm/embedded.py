@@ -202,8 +202,9 @@ class EmbeddedModel:
         bounded = {t.get("function", t)["name"]: grammar.bound_schema(
             t.get("function", t).get("parameters") or {"type": "object", "properties": {}})
             for t in tools}
-        instruction = prompt.auto_instruction(tools, bounded, allow_answer)
-        text, usage, finish = self._generate(loaded, turns, instruction, schema, stop)
+        standing = prompt.auto_instruction(tools, bounded, allow_answer)
+        text, usage, finish = self._generate(loaded, turns, prompt.AUTO_REMINDER, schema, stop,
+                                             standing)
         try:
             choice = json.loads(text)
         except ValueError as exc:
@@ -220,8 +221,11 @@ class EmbeddedModel:
         return Reply(text=text.strip(), usage=usage, finish_reason=finish)
 
     def _generate(self, loaded: Loaded, turns: list[prompt.ChatTurn], instruction: str,
-                  schema: dict[str, Any] | None, stop: threading.Event) -> tuple[str, Usage, str]:
-        """Fit the prompt, generate (under a grammar when a schema is given), report usage."""
+                  schema: dict[str, Any] | None, stop: threading.Event,
+                  standing: str = "") -> tuple[str, Usage, str]:
+        """Fit the prompt, generate (under a grammar when a schema is given), report usage.
+        ``instruction`` ends the last user turn; ``standing`` (the same on every call of a run,
+        such as the offered tools) ends the system turn, where it stays in the cached prefix."""
         from llama_cpp.llama import StoppingCriteriaList
         from llama_cpp.llama_grammar import LlamaGrammar
 
@@ -237,7 +241,7 @@ class EmbeddedModel:
                 self._parsed.add(gbnf)
             constraint = LlamaGrammar.from_string(gbnf, verbose=False)
         budget = self.context_window - max_tokens - PROMPT_MARGIN_TOKENS
-        tokens, stops = self._prompt_tokens(loaded, turns, instruction, budget)
+        tokens, stops = self._prompt_tokens(loaded, turns, instruction, budget, standing)
         criteria = StoppingCriteriaList([lambda _ids, _logits: stop.is_set(), *stops])
         cached = _cached_prefix(loaded, tokens)
         use_threads(loaded, self._threads())
@@ -259,18 +263,20 @@ class EmbeddedModel:
                 choice.get("finish_reason") or "stop")
 
     def _prompt_tokens(self, loaded: Loaded, turns: list[prompt.ChatTurn], instruction: str,
-                       budget: int) -> tuple[list[int], list[Any]]:
+                       budget: int, standing: str = "") -> tuple[list[int], list[Any]]:
         """The prompt as tokens of the model's own chat template, shrunk until it fits."""
         llama = loaded.llama
 
         def count(text: str) -> int:
             return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
-        reserve = count(instruction) + prompt.TURN_OVERHEAD_TOKENS if instruction else 0
+        reserve = sum(count(text) + prompt.TURN_OVERHEAD_TOKENS
+                      for text in (instruction, standing) if text)
         tokens: list[int] = []
         for attempt in range(4):
             fitted = prompt.fit_turns(turns, count, (budget - reserve) * (4 - attempt) // 4)
-            chat = prompt.with_instruction(fitted, instruction) if instruction else fitted
+            chat = prompt.with_standing(fitted, standing) if standing else fitted
+            chat = prompt.with_instruction(chat, instruction) if instruction else chat
             if not chat or chat[-1]["role"] != "user":
                 chat.append({"role": "user", "content": "Continue."})
             rendered = loaded.formatter(messages=cast(Any, chat))

@@ -73,6 +73,21 @@ def with_instruction(turns: list[ChatTurn], instruction: str) -> list[ChatTurn]:
     return result
 
 
+def with_standing(turns: list[ChatTurn], text: str) -> list[ChatTurn]:
+    """The turns with ``text`` at the end of the system turn (one is added when there is none).
+    What stays the same from call to call belongs there: the prompt then starts the same way
+    every time, and llama.cpp evaluates only what follows the part it kept from the last call."""
+    result = [dict(t) for t in turns]
+    if result and result[0]["role"] == "system":
+        result[0]["content"] = f"{result[0]['content']}\n\n{text}".strip()
+    else:
+        result.insert(0, {"role": "system", "content": text})
+    return result
+
+
+AUTO_REMINDER = "Reply with only one JSON object, a tool call or an answer, as described above."
+
+
 def fit_turns(turns: list[ChatTurn], count: TokenCounter, budget: int) -> list[ChatTurn]:
     """Turns that fit in ``budget`` tokens: long turns are cut in the middle, then the oldest
     turns after the system prompt are dropped. The system prompt and the last turn stay."""

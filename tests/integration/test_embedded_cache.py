@@ -56,3 +56,27 @@ def test_a_follow_up_call_evaluates_only_what_follows_the_shared_prefix() -> Non
     assert second_cached <= first
     assert third_cached > second_cached  # the conversation grew; so did the reused prefix
     assert (again, again_cached) == (third, 0)  # after clear_cache: the whole prompt again
+
+
+async def _auto_calls() -> list[tuple[int, int]]:
+    model = EmbeddedModel()
+    tools = TOOL + [{"type": "function", "function": {
+        "name": "read_file", "description": "Read a file of the workspace.",
+        "parameters": {"type": "object", "required": ["path"],
+                       "properties": {"path": {"type": "string", "maxLength": 60}}}}}]
+    usage = []
+    try:
+        for turns in (0, 1):
+            reply = await model.complete(_conversation(turns), tools, "auto")
+            usage.append((reply.usage.prompt_tokens, reply.usage.cached_tokens))
+    finally:
+        await model.aclose()
+    return usage
+
+
+def test_the_offered_tools_stay_in_the_cached_prefix_of_auto_calls() -> None:
+    """The tool list is the same on every call of a classic run, so it is part of the system
+    turn: only the turns after the last call's conversation are evaluated again."""
+    (first, _), (second, cached) = asyncio.run(_auto_calls())
+    assert second > first
+    assert cached >= first - 30  # all but the closing reminder of the first prompt
