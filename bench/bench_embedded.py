@@ -30,7 +30,7 @@ import bench.isolation  # noqa: E402  (its own app home, never the person's)
 from bench.evals.suite import select  # noqa: E402
 from core.config import Settings  # noqa: E402
 from core.engine.runner import create_engine  # noqa: E402
-from core.llm.base import Capabilities, ModelError, Reply  # noqa: E402
+from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, ModelError, Reply  # noqa: E402
 from core.llm.embedded import EmbeddedModel  # noqa: E402
 from core.llm.embedded_load import model_path  # noqa: E402
 from core.tools import default_registry  # noqa: E402
@@ -71,7 +71,7 @@ class Recording:
         return self.model.context_window
 
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-                       tool_choice: Any) -> Reply:
+                       tool_choice: Any, options: CallOptions = NO_OPTIONS) -> Reply:
         stage = tool_choice.get("function", {}).get("name", "?") \
             if isinstance(tool_choice, dict) else str(tool_choice or "text")
         call = Call(stage, copy.deepcopy((messages, tools, tool_choice)))

@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.llm.base import Capabilities, Message, Reply, estimate_tokens  # noqa: E402
+from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, Message, Reply, estimate_tokens  # noqa: E402
 from core.llm.scripted import ScriptedModel  # noqa: E402
 
 CACHE_MIN_TOKENS = 1024
@@ -71,7 +71,8 @@ class StageScriptedModel:
         self.stages: list[str] = []
 
     async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
-                       tool_choice: dict[str, Any] | str | None) -> Reply:
+                       tool_choice: dict[str, Any] | str | None,
+                       options: CallOptions = NO_OPTIONS) -> Reply:
         stage = tool_choice["function"]["name"] if isinstance(tool_choice, dict) else "auto"
         self.stages.append(stage)
         queue = self.queues.get(stage, [])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 Message = dict[str, Any]
 
@@ -39,6 +39,29 @@ class Reply:
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = field(default_factory=lambda: Usage(0, 0, True))
     finish_reason: str = ""
+
+
+DeltaSink = Callable[[str, str], None]
+"""Receives a reply while it is generated: ``(kind, piece)`` with kind ``"text"`` or
+``"arguments"`` (tool-call arguments)."""
+
+
+@dataclass(frozen=True)
+class CallOptions:
+    """What one call asks of a provider beyond messages and tools.
+
+    ``max_tokens`` bounds the generation (None: the provider's default);
+    ``response_format`` is an OpenAI ``response_format`` (for example a ``json_schema``) or
+    None; ``on_delta`` receives the reply's pieces as they arrive where the provider streams
+    (providers that do not stream never call it).
+    """
+
+    max_tokens: int | None = None
+    response_format: dict[str, Any] | None = None
+    on_delta: DeltaSink | None = None
+
+
+NO_OPTIONS = CallOptions()
 
 
 class ModelError(Exception):
@@ -81,7 +104,8 @@ class ChatModel(Protocol):
     def provider(self) -> str: ...
 
     async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
-                       tool_choice: dict[str, Any] | str | None) -> Reply: ...
+                       tool_choice: dict[str, Any] | str | None,
+                       options: CallOptions = NO_OPTIONS) -> Reply: ...
 
     async def aclose(self) -> None: ...
 

@@ -28,7 +28,8 @@ from typing import Any, cast
 
 from core.llm import embedded_grammar as grammar
 from core.llm import embedded_prompt as prompt
-from core.llm.base import Capabilities, Message, ModelError, Reply, ToolCall, Usage
+from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, Message, ModelError, Reply, ToolCall, \
+    Usage
 from core.llm.embedded_load import (
     INSTALL_HINT,
     Loaded,
@@ -106,7 +107,8 @@ class EmbeddedModel:
         return self._info
 
     async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
-                       tool_choice: dict[str, Any] | str | None) -> Reply:
+                       tool_choice: dict[str, Any] | str | None,
+                       options: CallOptions = NO_OPTIONS) -> Reply:
         stop = threading.Event()
         loop = asyncio.get_running_loop()
         async with self._turn(loop):

@@ -8,7 +8,8 @@ from typing import Any
 
 import openai
 
-from core.llm.base import Capabilities, Message, ModelError, Reply, ToolCall, Usage, estimate_tokens
+from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, Message, ModelError, Reply, ToolCall, \
+    Usage, estimate_tokens
 from core.secrets import redact, remember
 
 
@@ -110,12 +111,17 @@ class OpenAIModel:
         return self._model
 
     async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
-                       tool_choice: dict[str, Any] | str | None) -> Reply:
+                       tool_choice: dict[str, Any] | str | None,
+                       options: CallOptions = NO_OPTIONS) -> Reply:
         kwargs: dict[str, Any] = {"model": self._model, "messages": messages}
         if tools:
             kwargs["tools"] = tools
             if tool_choice is not None:
                 kwargs["tool_choice"] = tool_choice
+        if options.max_tokens is not None:
+            kwargs["max_tokens"] = options.max_tokens
+        if options.response_format is not None:
+            kwargs["response_format"] = options.response_format
         try:
             response = await self._client.chat.completions.create(**kwargs)
         except openai.OpenAIError as exc:

@@ -20,7 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from core.llm.base import Capabilities, Message, ModelError, Reply, ToolCall, Usage, estimate_tokens
+from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, Message, ModelError, Reply, ToolCall, \
+    Usage, estimate_tokens
 from core.llm.openai_client import sdk_error, translate_error
 
 _KEYS = {"tool", "arguments", "raw_arguments", "tool_calls", "text", "error", "usage", "delay_s"}
@@ -79,7 +80,8 @@ class ScriptedModel:
         return len(self._replies) - self._next
 
     async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
-                       tool_choice: dict[str, Any] | str | None) -> Reply:
+                       tool_choice: dict[str, Any] | str | None,
+                       options: CallOptions = NO_OPTIONS) -> Reply:
         self.requests.append({"messages": copy.deepcopy(messages), "tools": copy.deepcopy(tools),
                               "tool_choice": copy.deepcopy(tool_choice)})
         number = len(self.requests)

@@ -82,9 +82,9 @@ def test_frozen_headless_run_prints_the_summary(frozen_app: Path, demo_workspace
     result = run_frozen(["--headless", "--workspace", str(demo_workspace), "--model-script",
                          str(DEMO), REQUEST], tmp_path / "home")
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "📝 Summary (model)" in result.stdout, result.stdout[-3000:]
+    assert "📝 ✓ succeeded · Summary (model)" in result.stdout, result.stdout[-3000:]
     assert "Demo service reconfigured" in result.stdout
-    assert "■ completed" in result.stdout
+    assert "■ ✓ succeeded (completed)" in result.stdout
     assert_changed_as_scripted(demo_workspace)
 
 
