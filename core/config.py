@@ -19,17 +19,19 @@ from core.models.mcp_server import McpServer, servers_value
 
 def setting(default: Any, description: str, *, label: str, low: float | None = None,
             high: float | None = None, choices: tuple[str, ...] = (), secret: bool = False,
-            group: str = "General", file_filter: str = "", flag: str = "") -> Any:
+            group: str = "General", file_filter: str = "", flag: str = "",
+            placeholder: str = "") -> Any:
     """A dataclass field carrying the metadata the dialog, file and flags need.
 
     ``file_filter`` (e.g. ``"GGUF models (*.gguf)"``) marks a file path the dialog lets the
     person pick. ``flag`` names the headless flag when it is not the field's name; a
     tuple-valued setting (the MCP servers) gets a repeatable flag that adds one entry
-    each time.
+    each time. ``placeholder`` is what an empty text field shows (what empty means). A
+    ``secret`` is kept in the secret store under the field's name, never in the file.
     """
     meta = {"description": description, "label": label, "low": low, "high": high,
             "choices": choices, "secret": secret, "group": group, "file_filter": file_filter,
-            "flag": flag}
+            "flag": flag, "placeholder": placeholder}
     return field(default=default, metadata=meta)
 
 
@@ -61,6 +63,20 @@ class Settings:
         "scripts/setup.sh --model NAME (e.g. qwen2.5-coder-1.5b). Empty: the bundled "
         "SmolLM2-135M-Instruct.", label="Offline model file", group="Model",
         file_filter="GGUF models (*.gguf)")
+    thinking_base_url: str = setting(
+        "", "Base URL of a separate endpoint for the thinking stages (request analysis, phase "
+        "planning, judge, summary); Plan, Think and the classic loop keep the main model. "
+        "Empty: the main model's endpoint.", label="Thinking base URL", group="Thinking model",
+        placeholder="same as the main model")
+    thinking_model: str = setting(
+        "", "Model name for the thinking stages. Empty: the main model's name. With both "
+        "thinking fields empty every stage uses the main model.", label="Thinking model",
+        group="Thinking model", placeholder="same as the main model")
+    thinking_api_key: str = setting(
+        "", "API key of the thinking endpoint, stored like the main key. Empty: the main key "
+        "when the endpoint is the main one, else none.", label="Thinking API key",
+        secret=True, group="Thinking model",
+        placeholder="the main key if the endpoint is the same")
     use_phase_task: bool = setting(
         True, "Run the phase engine (analyse, plan phases, Plan/Execute/Judge/Think). "
         "Off: the classic reasoning loop.", label="Use phase engine", group="Engine")
@@ -138,7 +154,7 @@ def check_value(f: dataclasses.Field[Any], value: Any) -> None:
         raise ValueError(f"{meta['label']}: must be at least {meta['low']:g}")
     if meta["high"] is not None and value > meta["high"]:
         raise ValueError(f"{meta['label']}: must be at most {meta['high']:g}")
-    if f.name == "base_url" and value and not value.startswith(("http://", "https://")):
+    if f.name.endswith("base_url") and value and not value.startswith(("http://", "https://")):
         raise ValueError(f"{meta['label']}: must start with http:// or https://")
     if meta["file_filter"] and any(c in value for c in "\n\r\0"):
         raise ValueError(f"{meta['label']}: a file path cannot hold line breaks")
@@ -193,14 +209,13 @@ def load(path: Path | None = None) -> tuple[Settings, list[str]]:
             settings = from_mapping({name: value}, settings)
         except ValueError as exc:
             problems.append(f"{path}: {exc}; default kept")
-    key = secrets.load_api_key()
-    if key:
-        settings = dataclasses.replace(settings, api_key=key)
-    return settings, problems
+    keys = {f.name: secrets.load_api_key(f.name) for f in fields() if f.metadata["secret"]}
+    return dataclasses.replace(settings, **{name: key for name, key in keys.items() if key}), \
+        problems
 
 
 def save(settings: Settings, path: Path | None = None) -> str:
-    """Write settings (the API key goes to the secret store); returns where the key went."""
+    """Write settings (the API keys go to the secret store); returns where the main key went."""
     settings.validated()
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -209,4 +224,6 @@ def save(settings: Settings, path: Path | None = None) -> str:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
     os.replace(tmp, path)
-    return secrets.store_api_key(settings.api_key)
+    places = {f.name: secrets.store_api_key(getattr(settings, f.name), f.name)
+              for f in fields() if f.metadata["secret"]}
+    return places["api_key"]

@@ -1,4 +1,7 @@
-"""Where the API key lives: the system keyring when one works, else a user-only file.
+"""Where the API keys live: the system keyring when one works, else a user-only file.
+
+Each key has an account name (the main model's ``api_key``, the thinking model's
+``thinking_api_key``): the keyring entry and the file are named after it.
 
 ``describe_store()`` says which, so the settings dialog can tell the person.
 The key itself is never logged; ``redact`` scrubs it from any text, ``scrub_event`` from an
@@ -39,14 +42,14 @@ def _keyring_usable() -> bool:
         return False
 
 
-def _key_file() -> Path:
-    return app_home()[0] / "api_key"
+def _key_file(account: str = ACCOUNT) -> Path:
+    return app_home()[0] / account
 
 
-def describe_store() -> str:
+def describe_store(account: str = ACCOUNT) -> str:
     if _keyring_usable():
         return "system keyring"
-    return f"file readable only by you ({_key_file()})"
+    return f"file readable only by you ({_key_file(account)})"
 
 
 def remember(key: str) -> None:
@@ -81,47 +84,48 @@ def _redact_logs() -> None:
         logging.setLogRecordFactory(factory)
 
 
-def load_api_key() -> str:
+def load_api_key(account: str = ACCOUNT) -> str:
     key = ""
     if _keyring_usable():
         try:
             import keyring
 
-            key = keyring.get_password(SERVICE, ACCOUNT) or ""
+            key = keyring.get_password(SERVICE, account) or ""
         except Exception as exc:
             log.warning("keyring read failed: %s", type(exc).__name__)
     else:
-        path = _key_file()
+        path = _key_file(account)
         if path.exists():
             key = path.read_text(encoding="utf-8").strip()
     remember(key)
     return key
 
 
-def store_api_key(key: str) -> str:
-    """Store (or clear, when empty) the key; returns a description of where it went."""
+def store_api_key(key: str, account: str = ACCOUNT) -> str:
+    """Store (or clear, when empty) the key of ``account``; returns a description of where
+    it went."""
     remember(key)
     if _keyring_usable():
         import keyring
 
         if key:
-            keyring.set_password(SERVICE, ACCOUNT, key)
+            keyring.set_password(SERVICE, account, key)
         else:
             try:
-                keyring.delete_password(SERVICE, ACCOUNT)
+                keyring.delete_password(SERVICE, account)
             except Exception:
                 pass
-        return describe_store()
-    path = _key_file()
+        return describe_store(account)
+    path = _key_file(account)
     if not key:
         path.unlink(missing_ok=True)
-        return describe_store()
+        return describe_store(account)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(key)
     os.chmod(path, 0o600)
-    return describe_store()
+    return describe_store(account)
 
 
 KEY_SHAPES = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-]{16,}|\bBearer\s+[A-Za-z0-9._\-]{16,}")

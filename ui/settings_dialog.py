@@ -71,6 +71,7 @@ def _widget_for(f: dataclasses.Field[Any], value: Any) -> FieldWidget:
         widget.setValue(float(value))
     else:
         widget = QLineEdit(str(value))
+        widget.setPlaceholderText(meta["placeholder"])
         if meta["secret"]:
             widget.setEchoMode(QLineEdit.EchoMode.Password)
     widget.setObjectName(f"setting_{f.name}")
@@ -102,6 +103,7 @@ class SettingsDialog(QDialog):
         self.saved_settings: Settings | None = None
         self.key_location = ""
         self.widgets: dict[str, FieldWidget] = {}
+        self.key_store_labels: dict[str, QLabel] = {}
         self._test_task: asyncio.Task[None] | None = None
 
         body = QWidget()
@@ -128,10 +130,11 @@ class SettingsDialog(QDialog):
             else:
                 groups[group].addRow(label, widget)
             if f.metadata["secret"]:
-                self.key_store_label = QLabel(f"Stored in: {secrets.describe_store()}")
-                self.key_store_label.setWordWrap(True)
-                self.key_store_label.setObjectName("keyStore")
-                groups[group].addRow("", self.key_store_label)
+                stored = QLabel(f"Stored in: {secrets.describe_store(f.name)}")
+                stored.setWordWrap(True)
+                stored.setObjectName(f"keyStore_{f.name}")
+                self.key_store_labels[f.name] = stored
+                groups[group].addRow("", stored)
         body_layout.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -158,6 +161,11 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.test_label)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
+
+    @property
+    def key_store_label(self) -> QLabel:
+        """Where the main API key is stored."""
+        return self.key_store_labels["api_key"]
 
     def _with_picker(self, f: dataclasses.Field[Any], edit: QLineEdit) -> QWidget:
         """``edit`` beside a "Browse…" button that fills it with a file the person picks."""
