@@ -39,7 +39,9 @@ class RunStarted(Event):
 @dataclass(frozen=True)
 class LlmCall(Event):
     """One model call. ``reply`` is the reply in the scripted-model format (replayable);
-    ``cached_tokens`` is the part of ``prompt_tokens`` the provider's prompt cache served."""
+    ``cached_tokens`` is the part of ``prompt_tokens`` the provider's prompt cache served;
+    ``model`` is the model that served it ("name @ host", "(thinking)" after a call to the
+    separate thinking model)."""
 
     kind: ClassVar[str] = "llm_call"
     stage: str
@@ -55,6 +57,7 @@ class LlmCall(Event):
     usage_estimated: bool = False
     context: list[dict[str, Any]] = field(default_factory=list)
     cached_tokens: int = 0
+    model: str = ""
 
 
 @dataclass(frozen=True)

@@ -59,11 +59,18 @@ class DefaultEngineFactory:
 
         return make_model(settings)
 
+    def make_thinking_model(self, settings: Settings) -> ChatModel | None:
+        """The separate model of the thinking stages (None: the main model serves them)."""
+        from core.llm.factory import make_thinking_model
+
+        return make_thinking_model(settings)
+
     def make_engine(self, settings: Settings, workspace: Path, model: ChatModel, *,
                     memory: list[dict[str, Any]], run_id: str) -> Engine:
         from core.engine.runner import create_engine
 
-        return create_engine(settings, workspace, model=model, memory=memory, run_id=run_id)
+        return create_engine(settings, workspace, model=model, memory=memory, run_id=run_id,
+                             thinking=self.make_thinking_model(settings))
 
 
 class RunController(QObject):

@@ -41,6 +41,10 @@ class ScriptFileFactory(DefaultEngineFactory):
     def make_model(self, settings: Settings) -> ScriptedModel:
         return ScriptedModel.from_file(self.path)
 
+    def make_thinking_model(self, settings: Settings) -> None:
+        """The script answers every call, the thinking stages' too."""
+        return None
+
 
 class SmokeRun(QObject):
     """Drives one request through ``window`` and records the outcome in ``exit_code``."""

@@ -105,6 +105,7 @@ def main(argv: list[str]) -> int:
     settings = dataclasses.replace(settings, workspace=str(workspace))
     if not workspace.is_dir():
         parser.error(f"the workspace is not a folder: {workspace}")
+    thinking: Any = None  # a script answers every call: no thinking model with one
     if args.model_script:
         from core.llm.scripted import ScriptError, ScriptedModel
 
@@ -113,14 +114,18 @@ def main(argv: list[str]) -> int:
         except ScriptError as exc:
             parser.error(str(exc))
     else:
-        from core.llm.factory import make_model
+        from core.llm.factory import make_model, make_thinking_model
 
+        try:
+            thinking = make_thinking_model(settings)
+        except ValueError as exc:
+            parser.error(str(exc))
         model = make_model(settings)
-    return asyncio.run(_run(settings, workspace, model, request, args))
+    return asyncio.run(_run(settings, workspace, model, request, args, thinking))
 
 
 async def _run(settings: Settings, workspace: Path, model: Any, request: str,
-               args: argparse.Namespace) -> int:
+               args: argparse.Namespace, thinking: Any = None) -> int:
     from core.cli.history import start_recorded_run
     from core.engine.runner import create_engine
     from core.store.history import Store
@@ -133,7 +138,8 @@ async def _run(settings: Settings, workspace: Path, model: Any, request: str,
     except KeyError as exc:
         print(f"error: {exc.args[0]}", file=sys.stderr)
         return USAGE_ERROR
-    engine = create_engine(settings, workspace, model=model, memory=memory, run_id=run_id)
+    engine = create_engine(settings, workspace, model=model, memory=memory, run_id=run_id,
+                           thinking=thinking)
     loop = asyncio.get_running_loop()
     try:
         loop.add_signal_handler(signal.SIGINT, engine.cancel)

@@ -36,7 +36,10 @@ class EngineBase:
     engine_name = "phase"
 
     def __init__(self, model: ChatModel, tools: ToolManager, settings: Settings,
-                 workspace: Path, *, run_id: str | None = None, memory: str = "") -> None:
+                 workspace: Path, *, run_id: str | None = None, memory: str = "",
+                 thinking: ChatModel | None = None) -> None:
+        """``thinking``: the separate model of the thinking stages, owned by the engine (closed
+        when the run ends); ``model`` belongs to the caller, who closes it."""
         self.model = model
         self.tools = tools
         self.settings = settings
@@ -47,7 +50,7 @@ class EngineBase:
         window = getattr(model, "context_window", None)
         self.context_window = min(settings.context_window, window or settings.context_window)
         self.approvals = ApprovalBroker(settings, self.emit)
-        self.caller = StageCaller(model, self.accounting, self.emit)
+        self.caller = StageCaller(model, self.accounting, self.emit, thinking)
         self.executor = Executor(tools, self.run_state, self.approvals, self.emit,
                                  settings.max_parallel_tasks)
         self.tally = RunTally(status="failed")
@@ -117,6 +120,7 @@ class EngineBase:
             self.tally.reason = "the request is empty"
             self.emit(Notice(level="error", message="The request is empty: say what the agent "
                                                     "should do. No model was asked."))
+            await self._close_thinking()
             self._end(fallback_summary(self.tally, "there was nothing to do"), 0.0)
             return
         try:
@@ -136,6 +140,7 @@ class EngineBase:
         await self._close_tools()
         self.finish_phases()
         summary = await self._summarize()
+        await self._close_thinking()
         self._end(summary, time.monotonic() - started)
 
     async def _close_tools(self) -> None:
@@ -150,6 +155,19 @@ class EngineBase:
             except Exception as exc:
                 log.exception("closing the tools failed")
                 self.emit(Notice(level="error", message=f"Stopping the tools failed: {exc}"))
+                return
+
+    async def _close_thinking(self) -> None:
+        """Close the thinking model once the summary is written; a Stop pressed meanwhile does
+        not leave its connections open."""
+        while True:
+            try:
+                await self.caller.roles.aclose_thinking()
+                return
+            except asyncio.CancelledError:
+                _uncancel()
+            except Exception as exc:
+                log.warning("closing the thinking model failed: %r", exc)
                 return
 
     async def _summarize(self) -> Summary:

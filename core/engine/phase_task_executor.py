@@ -56,7 +56,8 @@ class PhaseTaskExecutor(EngineBase):
                                       constraints=analysis.constraints,
                                       complexity=analysis.complexity,
                                       estimated_phases=analysis.estimated_phases))
-            if analysis.clarification_needed and not self.model.capabilities.clarification_trusted:
+            analyst = self.caller.roles.for_stage("request_analyser")
+            if analysis.clarification_needed and not analyst.capabilities.clarification_trusted:
                 self.emit(Notice(level="info", stage="request_analyser", message=(
                     "The model asked for clarification (" + "; ".join(
                         analysis.clarification_questions) + "); it cannot judge that "

@@ -14,21 +14,24 @@ from core.tools import run_tools
 
 def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | None = None,
                   memory: list[dict[str, Any]] | None = None,
-                  run_id: str | None = None) -> EngineBase:
+                  run_id: str | None = None, thinking: ChatModel | None = None) -> EngineBase:
     """The engine ``settings.use_phase_task`` selects, on ``model`` or the configured provider.
 
-    Raises ``ValueError`` with a clear message when the workspace is not a folder.
+    ``thinking`` serves the thinking stages (the engine closes it when the run ends); without
+    ``model`` both come from the settings. Raises ``ValueError`` with a clear message when
+    the workspace is not a folder or the thinking model is set up wrongly.
     """
     folder = Path(workspace).expanduser()
     if not folder.is_dir():
         raise ValueError(f"the workspace is not a folder: {folder}")
     if model is None:
-        from core.llm.factory import make_model
+        from core.llm.factory import make_model, make_thinking_model
 
+        thinking = thinking or make_thinking_model(settings)
         model = make_model(settings)
     if settings.use_phase_task:
         from core.engine.phase_task_executor import PhaseTaskExecutor as engine_class
     else:
         from core.engine.classic_executor import ClassicExecutor as engine_class  # type: ignore[assignment]
     return engine_class(model, run_tools(settings, folder), settings, folder, run_id=run_id,
-                        memory=format_memory(memory or []))
+                        memory=format_memory(memory or []), thinking=thinking)

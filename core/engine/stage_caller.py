@@ -1,9 +1,11 @@
 """Forced stage calls: one tool offered and forced, the reply validated, repaired once.
 
 The caller also keeps the run's accounting (budget, calls, tokens) and emits one
-``LlmCall`` event per model call. A model that cannot be reached, refuses the key or
-fails three calls in a row aborts the run with ``RunAborted``; any other failure makes
-the stage return ``None`` so the engine can degrade safely.
+``LlmCall`` event per model call, naming the model that served it: ``ModelRoles`` picks
+the main or the thinking model for each stage. A model that cannot be reached, refuses
+the key or fails three calls in a row aborts the run with ``RunAborted`` (naming which
+model when there are two); any other failure makes the stage return ``None`` so the
+engine can degrade safely.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
 from core.engine.context import digest
+from core.engine.model_roles import ModelRoles
 from core.events import Event, LlmCall, Notice
 from core.llm.base import ChatModel, Message, ModelError, Reply, ToolCall, error_to_script, \
     estimate_tokens, reply_to_script
@@ -57,8 +60,9 @@ class StageResult(Generic[T]):
 
 class StageCaller:
     def __init__(self, model: ChatModel, accounting: Accounting,
-                 emit: Callable[[Event], None]) -> None:
+                 emit: Callable[[Event], None], thinking: ChatModel | None = None) -> None:
         self.model = model
+        self.roles = ModelRoles(model, thinking)
         self.accounting = accounting
         self.emit = emit
         self.observers: list[Callable[[str, list[Message], list[dict[str, Any]]], None]] = []
@@ -75,19 +79,23 @@ class StageCaller:
         acc.calls += 1
         if counted:
             acc.counted += 1
+        model, label = self.roles.for_stage(stage), self.roles.label(stage)
         try:
-            reply = await self.model.complete(messages, tools, tool_choice)
+            reply = await model.complete(messages, tools, tool_choice)
         except ModelError as exc:
             acc.failures_in_a_row += 1
             self.emit(LlmCall(stage=stage, prompt_tokens=0, completion_tokens=0,
                               counted_in_budget=counted, calls_used=acc.counted,
                               budget=acc.budget, context_tokens=context, ok=False,
-                              error=exc.message, reply=error_to_script(exc), context=shown))
+                              error=exc.message, reply=error_to_script(exc), context=shown,
+                              model=label))
             if exc.unreachable or exc.status in FATAL_STATUSES:
-                raise RunAborted(exc.message, unreachable=bool(exc.unreachable)) from None
+                raise RunAborted(self.roles.failure(stage, exc.message),
+                                 unreachable=bool(exc.unreachable)) from None
             if acc.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
-                raise RunAborted(f"the model failed {acc.failures_in_a_row} calls in a row; "
-                                 f"last error: {exc.message}") from None
+                raise RunAborted(self.roles.failure(
+                    stage, f"the model failed {acc.failures_in_a_row} calls in a row; "
+                           f"last error: {exc.message}")) from None
             raise
         acc.failures_in_a_row = 0
         acc.prompt_tokens += reply.usage.prompt_tokens
@@ -97,7 +105,7 @@ class StageCaller:
                           counted_in_budget=counted, calls_used=acc.counted, budget=acc.budget,
                           context_tokens=context, ok=True, reply=reply_to_script(reply),
                           usage_estimated=reply.usage.estimated, context=shown,
-                          cached_tokens=reply.usage.cached_tokens))
+                          cached_tokens=reply.usage.cached_tokens, model=label))
         return reply
 
     async def call(self, stage: str, messages: list[Message], tool: str,

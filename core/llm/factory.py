@@ -1,4 +1,4 @@
-"""Pick the model a run talks to from the settings."""
+"""Pick the models a run talks to from the settings."""
 
 from __future__ import annotations
 
@@ -25,3 +25,28 @@ def make_model(settings: Settings) -> ChatModel:
     return OpenAIModel(base_url=settings.base_url, model=settings.model,
                        api_key=settings.api_key, timeout_s=settings.request_timeout_s,
                        max_retries=settings.max_retries)
+
+
+def make_thinking_model(settings: Settings) -> ChatModel | None:
+    """The separate model of the thinking stages, or None when both thinking fields are empty
+    (every stage then uses the main model). Connects nothing here.
+
+    An empty base URL means the main endpoint, an empty name the main model's name. The main
+    API key is used only on the main endpoint: it is never sent to another host. Raises
+    ``ValueError`` when only a name is set and the main model is the offline one (there is no
+    endpoint to ask)."""
+    if not settings.thinking_base_url and not settings.thinking_model:
+        return None
+    main_endpoint = settings.effective_provider() == "openai"
+    if not settings.thinking_base_url and not main_endpoint:
+        raise ValueError("Thinking model: set its base URL too; the main model is the offline "
+                         "one, so there is no endpoint to ask for "
+                         f"{settings.thinking_model!r}")
+    base_url = settings.thinking_base_url or settings.base_url
+    same_endpoint = main_endpoint and base_url.rstrip("/") == settings.base_url.rstrip("/")
+    from core.llm.openai_client import OpenAIModel
+
+    return OpenAIModel(base_url=base_url, model=settings.thinking_model or settings.model,
+                       api_key=settings.thinking_api_key or
+                       (settings.api_key if same_endpoint else ""),
+                       timeout_s=settings.request_timeout_s, max_retries=settings.max_retries)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 from typing import Any
+from urllib.parse import urlsplit
 
 import openai
 
@@ -109,6 +110,11 @@ class OpenAIModel:
     @property
     def name(self) -> str:
         return self._model
+
+    @property
+    def host(self) -> str:
+        """Where the model is served: the base URL's host (and port)."""
+        return urlsplit(self._base_url).netloc or "api.openai.com"
 
     async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
                        tool_choice: dict[str, Any] | str | None,

@@ -1,6 +1,7 @@
-/* The context inspector (seed 003 §9.9): per run, a collapsed list of its LLM calls; opening a
-   call shows the messages it sent — role, size, estimated tokens and a truncated preview, all
-   as text. Calls are kept as data until the list is opened, so long runs stay cheap. */
+/* The context inspector (seed 003 §9.9): per run, a collapsed list of its LLM calls, each with
+   its stage and the model that served it; opening a call shows the messages it sent — role,
+   size, estimated tokens and a truncated preview, all as text. Calls are kept as data until the
+   list is opened, so long runs stay cheap. */
 "use strict";
 
 (function (PD) {
@@ -40,8 +41,15 @@
     const tokens = PD.num(call.prompt_tokens).toLocaleString() + " → " +
       PD.num(call.completion_tokens).toLocaleString() + " tok" + (call.usage_estimated ? " (est.)" : "") +
       (PD.num(call.cached_tokens) ? " (" + PD.num(call.cached_tokens).toLocaleString() + " cached)" : "");
-    PD.add(head, PD.el("span", "call-num", "#" + number),
-      PD.el("span", "call-stage", PD.words(call.stage) || "call"),
+    const what = PD.add(PD.el("span", "call-what"),
+      PD.el("span", "call-stage", PD.words(call.stage) || "call"));
+    const model = PD.str(call.model);
+    if (model) {
+      const served = PD.el("span", "call-model", model);
+      served.title = "served by " + model;
+      PD.add(what, served);
+    }
+    PD.add(head, PD.el("span", "call-num", "#" + number), what,
       PD.el("span", "call-tokens", tokens),
       PD.el("span", "call-context", PD.num(call.context_tokens).toLocaleString() + " in context"),
       PD.el("span", "badge " + (counted ? "badge-running" : "badge-muted"),
