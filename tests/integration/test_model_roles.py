@@ -189,3 +189,22 @@ def test_headless_jsonl_names_the_model_of_every_call(tmp_path: Path, isolated_h
     assert events[-1]["status"] == "completed"
     assert (tmp_path / "notes.txt").read_text() == "headless"
     assert THINKING_KEY not in done.stdout + done.stderr
+
+
+def test_the_classic_loop_stays_on_the_main_model_and_its_summary_goes_to_the_thinking_one(
+        tmp_path: Path) -> None:
+    main = ScriptedModel([{"tool_calls": [{"tool": "write_file", "arguments": {
+        "path": "notes.txt", "content": "classic"}}]}])
+    thinking = ScriptedModel([summary("## Classic\n\n- notes written")], name="judge-model")
+
+    async def go() -> list[Event]:
+        engine = create_engine(settings(use_phase_task=False, max_iterations=1), tmp_path,
+                               model=main, thinking=thinking)
+        return [e async for e in engine.run("write the notes")]
+
+    events = asyncio.run(go())
+    assert calls(events) == [("classic", "scripted"), ("summarizer", "judge-model (thinking)")]
+    assert [r["tool_choice"] for r in main.requests] == ["auto"]
+    final = [e for e in events if e.kind == "summary"][0]
+    assert final.generated_by == "model" and "notes written" in final.final_summary
+    assert (tmp_path / "notes.txt").read_text() == "classic"
