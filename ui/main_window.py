@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
@@ -155,8 +156,10 @@ class MainWindow(QMainWindow):
     def _send_context(self) -> None:
         s = self.settings
         provider, model = self.model_label or (s.effective_provider(), s.model)
+        thinking = "" if self.model_label else thinking_label(s)
         self.bridge.send({"kind": "ui_context", "workspace": s.workspace, "provider": provider,
-                          "model": model, "engine": "phase" if s.use_phase_task else "classic"})
+                          "model": model, "engine": "phase" if s.use_phase_task else "classic",
+                          "thinking": thinking})
 
     def _show_workspace(self) -> None:
         self.sidebar.show_workspace(self.settings.workspace)
@@ -217,3 +220,12 @@ class MainWindow(QMainWindow):
         self.undo.abort()
         self.history_view.close_when_idle()
         super().closeEvent(event)
+
+
+def thinking_label(settings: Settings) -> str:
+    """The separate thinking model as the header names it ("judge @ host"); empty without one."""
+    if not settings.thinking_base_url and not settings.thinking_model:
+        return ""
+    name = settings.thinking_model or settings.model
+    host = urlsplit(settings.thinking_base_url).netloc
+    return f"{name} @ {host}" if name and host else name or host

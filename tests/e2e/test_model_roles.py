@@ -54,6 +54,8 @@ def test_thinking_fields_appear_save_and_reload_with_the_key_kept_out_of_the_fil
     key_file = appdirs.app_home()[0] / "thinking_api_key"
     assert key_file.read_text() == KEY and stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert not (appdirs.app_home()[0] / "api_key").exists()  # the main key stays empty
+    wait_js(qtbot, window, "document.getElementById('ctx-model').textContent"
+                           ".endsWith(' · thinking: judge-model @ 127.0.0.1:9')")
     close_window(qtbot, window)
 
     again = make_window()
