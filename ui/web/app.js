@@ -143,10 +143,10 @@
     const engine = PD.str(ev.engine) === "classic" ? "Classic loop" : "Phase engine";
     document.getElementById("ctx-engine").textContent = engine;
     const provider = PD.str(ev.provider);
+    const main = provider === "embedded" ? "Offline demo model"
+      : provider + (PD.str(ev.model) ? " · " + PD.str(ev.model) : "");
     const thinking = PD.str(ev.thinking);
-    document.getElementById("ctx-model").textContent =
-      (provider === "embedded" ? "Offline demo model" : provider + (PD.str(ev.model) ? " · " + PD.str(ev.model) : "")) +
-      (thinking ? " · thinking: " + thinking : "");
+    document.getElementById("ctx-model").textContent = main + (thinking ? " · thinking: " + thinking : "");
     const workspace = PD.str(ev.workspace);
     const path = document.getElementById("ctx-workspace");
     path.textContent = workspace ? "📁 " + workspace : "No workspace chosen";
