@@ -24,4 +24,5 @@ def make_model(settings: Settings) -> ChatModel:
 
     return OpenAIModel(base_url=settings.base_url, model=settings.model,
                        api_key=settings.api_key, timeout_s=settings.request_timeout_s,
-                       max_retries=settings.max_retries)
+                       max_retries=settings.max_retries,
+                       forcing=None if settings.forcing == "auto" else settings.forcing)

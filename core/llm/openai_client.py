@@ -96,12 +96,13 @@ class OpenAIModel:
     """Any OpenAI-compatible chat-completions endpoint, through the official SDK."""
 
     provider = "openai"
-    capabilities = Capabilities()
 
     def __init__(self, base_url: str, model: str, api_key: str, timeout_s: float = 120.0,
-                 max_retries: int = 2) -> None:
+                 max_retries: int = 2, forcing: str | None = "named") -> None:
+        """``forcing`` None: not known, probe the endpoint before the first run."""
         remember(api_key)
         self._base_url = base_url
+        self.capabilities = Capabilities(forcing=forcing, endpoint=base_url)
         self._model = model or "gpt-4o-mini"
         self._client = openai.AsyncOpenAI(base_url=base_url or None, api_key=api_key or "none",
                                           timeout=timeout_s, max_retries=max_retries)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from core.llm.probe import PROBE_ANSWER, PROBE_TOOL
 from tests.support.fault_replies import CONTENT_FAULTS, completion_body, content_fault
 
 TRANSPORT_FAULTS = ("http_500", "http_429", "timeout", "reset", "truncated", "truncated_sse",
@@ -149,6 +150,8 @@ class FakeOpenAI:
 
     def _normal(self, stage: str, advance: bool) -> dict[str, Any]:
         queue = self.stages.get(stage)
+        if stage == PROBE_TOOL and not queue:  # an endpoint probe: the model honours it
+            return {"tool": PROBE_TOOL, "arguments": PROBE_ANSWER}
         if queue:
             return queue.pop(0) if advance and len(queue) > 1 else queue[0]
         if self.replies:
