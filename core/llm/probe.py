@@ -155,3 +155,11 @@ async def forcing_for(model: ChatModel, notify: Notify) -> Forcing:
         notify("info", f"Probed {endpoint or 'the endpoint'} · {model.name}: "
                        f"{found.describe()}.")
     return Forcing(found.chosen, tools=found.tools, notify=notify)
+
+
+async def probe_stored(model: ChatModel, *, every: bool = False) -> ProbeResult:
+    """Probe ``model``'s endpoint and store what it found (when the endpoint answered)."""
+    result = await probe(model, every=every)
+    if result.answered:
+        store(model.capabilities.endpoint, model.name, result)
+    return result
