@@ -1,4 +1,9 @@
-"""Forced stage calls: one tool offered and forced, the reply validated, repaired once.
+"""Forced stage calls: the stage tool forced, the reply validated, repaired once.
+
+How the tool is forced on the model's runtime (a named tool choice, a JSON schema, an
+instruction) is the business of ``core.llm.forcing``: the caller hands it the messages and
+the stage tool and gets back what to send and the call the reply holds. Free calls (the
+classic loop) go through it too, so calls written as text are read back.
 
 The caller also keeps the run's accounting (budget, calls, tokens) and emits one
 ``LlmCall`` event per model call. A model that cannot be reached, refuses the key or
@@ -64,7 +69,7 @@ class StageCaller:
         self.accounting = accounting
         self.emit = emit
         self.observers: list[Callable[[str, list[Message], list[dict[str, Any]]], None]] = []
-        self.forcing = Forcing(model.capabilities.forcing or "named", notify=self._notify)
+        self.forcing = Forcing(model.capabilities.forcing, notify=self._notify)
 
     def _notify(self, level: str, message: str) -> None:
         self.emit(Notice(level="warning" if level == "warning" else "info", message=message))

@@ -80,8 +80,10 @@ def _quiet(level: str, message: str) -> None:
 class Forcing:
     """The strategy of one run (or one probe call); see the module docstring."""
 
-    def __init__(self, strategy: str = "named", *, tools: bool = True,
+    def __init__(self, strategy: str | None = None, *, tools: bool = True,
                  notify: Notify | None = None) -> None:
+        """``strategy`` None: the strongest (until a probe or the replies say otherwise)."""
+        strategy = strategy or STRATEGIES[0]
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown forcing strategy {strategy!r}")
         self.strategy = strategy

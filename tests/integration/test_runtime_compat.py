@@ -4,6 +4,7 @@ with default flags — the endpoint is probed and the stage calls use what it ho
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -13,6 +14,9 @@ from typing import Any
 
 import pytest
 
+from core.llm.base import CallOptions
+from core.llm.openai_client import OpenAIModel
+from tests.support.fake_openai import FakeOpenAI
 from tests.support.fake_runtimes import EXPECTED_STRATEGY, RUNTIMES, FakeRuntime
 from tests.support.script import analysis, judge, phases, plan, summary, task
 
@@ -91,3 +95,24 @@ def test_probe_flag_prints_what_the_endpoint_honours(runtime: str, isolated_home
                      for s in ("named", "required", "json_schema", "prompted")}
     assert lines[-1] == f"Stage calls will use: {EXPECTED_STRATEGY[runtime]}"
     assert ("refused by the server" in done.stdout) == (runtime == "no_tools")
+
+
+def test_an_endpoint_refusing_max_tokens_gets_max_completion_tokens(tmp_path: Path) -> None:
+    refusal = {"error": {"status": 400, "message": "Unsupported parameter: 'max_tokens' is not "
+                         "supported with this model. Use 'max_completion_tokens' instead."}}
+
+    async def go(server: FakeOpenAI) -> list[str]:
+        model = OpenAIModel(server.base_url, "o-model", "k", timeout_s=5, max_retries=0)
+        texts = []
+        for _ in range(2):
+            reply = await model.complete([{"role": "user", "content": "hi"}], [], None,
+                                         CallOptions(max_tokens=64))
+            texts.append(reply.text or "")
+        await model.aclose()
+        return texts
+
+    with FakeOpenAI([refusal, {"text": "one"}, {"text": "two"}]) as server:
+        assert asyncio.run(go(server)) == ["one", "two"]
+    limits = [{k: v for k, v in r["body"].items() if k.startswith("max_")} for r in server.requests]
+    assert limits == [{"max_tokens": 64}, {"max_completion_tokens": 64},
+                      {"max_completion_tokens": 64}]
