@@ -115,8 +115,9 @@ async def probe(model: ChatModel, *, every: bool = True) -> ProbeResult:
         read = forcing.read_stage(reply, PROBE_TOOL)
         arguments = _arguments(read.call.arguments if read.call else "")
         honoured[strategy] = read.honoured and arguments == PROBE_ANSWER
-        detail[strategy] = "honoured" if honoured[strategy] else (
-            read.problem or "the reply did not come the way it asks")
+        detail[strategy] = "honoured" if honoured[strategy] else read.problem or (
+            "the call came as text: not enforced" if read.call and not read.honoured
+            else "the reply did not hold the right argument")
         if honoured[strategy] and not every:
             break
     chosen = next((s for s in STRATEGIES if honoured.get(s)), "prompted")
