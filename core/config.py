@@ -54,6 +54,13 @@ class Settings:
     max_retries: int = setting(
         2, "How often the client retries a failed request (429/5xx/timeouts).",
         label="Retries", low=0, high=10, group="Model")
+    forcing: str = setting(
+        "auto", "How stage calls make an OpenAI-compatible model call the stage's tool: 'auto' "
+        "probes the endpoint once and uses what it honours; 'named' and 'required' force the "
+        "tool (OpenAI, vLLM); 'json_schema' asks for the arguments as JSON (llama.cpp's "
+        "server, Ollama); 'prompted' only asks in words (servers without tools).",
+        label="Stage call forcing", choices=("auto", "named", "required", "json_schema",
+                                             "prompted"), group="Model")
     context_window: int = setting(
         32768, "The model's context window in tokens (for the offline model: at most this, "
         "else what its file was trained for).",

@@ -4,7 +4,8 @@ One row per field, grouped by its ``group``; the widget follows the field's type
 metadata (choices → combo box, bool → check box, int/float → spin box with low/high,
 secret → password line edit, file filter → line edit with a "Browse…" file picker, a list
 of MCP servers → ``McpServersEditor``). Invalid values are refused with the reason and the
-dialog stays open. "Test connection" makes one tiny model request without freezing the UI.
+dialog stays open. "Test connection" makes one tiny model request without freezing the UI,
+then probes an OpenAI-compatible endpoint for how its stage calls can be forced.
 """
 
 from __future__ import annotations
@@ -236,6 +237,8 @@ class SettingsDialog(QDialog):
                 timeout=settings.request_timeout_s)
             said = (reply.text or "").strip().replace("\n", " ")[:80]
             text = f"Connected to {model.provider} · {model.name}: replied “{said}”."
+            text += await asyncio.wait_for(_probe_line(settings),
+                                           timeout=settings.request_timeout_s * 4)
         except TimeoutError:
             text = f"No reply within {settings.request_timeout_s:g} s."
         except Exception as exc:  # noqa: BLE001 (every failure is shown to the person)
@@ -256,3 +259,22 @@ class SettingsDialog(QDialog):
             if isinstance(widget, McpServersEditor):
                 widget.cancel_test()
         super().done(result)
+
+
+async def _probe_line(settings: Settings) -> str:
+    """The probe's result for an OpenAI-compatible endpoint, as a second line ("" else)."""
+    if settings.effective_provider() != "openai":
+        return ""
+    from core.llm.base import ModelError
+    from core.llm.factory import make_model
+    from core.llm.probe import probe_stored
+
+    model = make_model(dataclasses.replace(settings, forcing="auto"))
+    try:
+        result = await probe_stored(model)
+    except ModelError as exc:
+        return f"\nThe probe failed: {exc.message}"
+    finally:
+        await model.aclose()
+    chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
+    return f"\nProbe: {result.describe()}{chosen}."

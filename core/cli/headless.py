@@ -44,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--export", metavar="RUN_ID", help="export a recorded run")
     parser.add_argument("--format", choices=("json", "md"), default="json")
     parser.add_argument("--undo", metavar="RUN_ID", help="undo a run's file changes")
+    parser.add_argument("--probe", action="store_true",
+                        help="probe the endpoint: which ways of forcing stage calls it honours")
     for f in config.fields():
         flag = "--" + (f.metadata["flag"] or f.name).replace("_", "-")
         help_text = f.metadata["description"]
@@ -98,6 +100,10 @@ def main(argv: list[str]) -> int:
 
     if args.list_runs or args.export or args.undo:
         return history_command(args)
+    if args.probe:
+        from core.cli.probe_command import probe_command
+
+        return probe_command(settings)
     request = sys.stdin.read() if args.request == "-" else args.request
     if not request or not request.strip():
         parser.error("the request is empty: say what the agent should do")

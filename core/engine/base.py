@@ -125,6 +125,7 @@ class EngineBase:
             return
         try:
             await self.tools.open(self.emit)
+            await self.caller.prepare()
             self.tally.status = await self.work(request, previous)
         except asyncio.CancelledError:
             _uncancel()

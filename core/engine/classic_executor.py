@@ -71,7 +71,7 @@ class ClassicExecutor(EngineBase):
                 self.phase.failed_reason = "the iteration budget is spent"
                 return "budget_exhausted"
             try:
-                reply = await self.caller.raw("classic", self.messages, tools, "auto", True)
+                reply = await self.caller.auto("classic", self.messages, tools, True)
             except ModelError as exc:
                 self.emit(Notice(level="error", stage="classic",
                                  message=f"the model call failed — {exc.message}"))

@@ -25,6 +25,10 @@ class ModelRoles:
         self.main = main
         self.thinking = thinking
 
+    def models(self) -> dict[str, ChatModel]:
+        """The run's models by role: ``main``, and ``thinking`` when there is one."""
+        return {"main": self.main} | ({"thinking": self.thinking} if self.thinking else {})
+
     def role(self, stage: str) -> str:
         """``"thinking"`` when the stage goes to the thinking model, else ``"main"``."""
         return "thinking" if self.thinking is not None and stage in THINKING_STAGES else "main"

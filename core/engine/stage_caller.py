@@ -1,4 +1,9 @@
-"""Forced stage calls: one tool offered and forced, the reply validated, repaired once.
+"""Forced stage calls: the stage tool forced, the reply validated, repaired once.
+
+How the tool is forced on the model's runtime (a named tool choice, a JSON schema, an
+instruction) is the business of ``core.llm.forcing``: the caller hands it the messages and
+the stage tool and gets back what to send and the call the reply holds. Free calls (the
+classic loop) go through it too, so calls written as text are read back.
 
 The caller also keeps the run's accounting (budget, calls, tokens) and emits one
 ``LlmCall`` event per model call, naming the model that served it: ``ModelRoles`` picks
@@ -17,8 +22,10 @@ from typing import Any, Callable, Generic, TypeVar
 from core.engine.context import digest
 from core.engine.model_roles import ModelRoles
 from core.events import Event, LlmCall, Notice
-from core.llm.base import ChatModel, Message, ModelError, Reply, ToolCall, error_to_script, \
-    estimate_tokens, reply_to_script
+from core.llm.base import NO_OPTIONS, CallOptions, ChatModel, Message, ModelError, Reply, \
+    ToolCall, error_to_script, estimate_tokens, reply_to_script
+from core.llm.forcing import Forcing
+from core.llm.probe import forcing_for
 from core.schema import SchemaError
 from core.engine.stages import tool_definition
 
@@ -66,9 +73,30 @@ class StageCaller:
         self.accounting = accounting
         self.emit = emit
         self.observers: list[Callable[[str, list[Message], list[dict[str, Any]]], None]] = []
+        self.forcings = {role: Forcing(m.capabilities.forcing, notify=self._notify)
+                         for role, m in self.roles.models().items()}
+
+    def _notify(self, level: str, message: str) -> None:
+        self.emit(Notice(level="warning" if level == "warning" else "info", message=message))
+
+    @property
+    def forcing(self) -> Forcing:
+        """How the main model's calls are forced."""
+        return self.forcings["main"]
+
+    def forcing_of(self, stage: str) -> Forcing:
+        """How calls of ``stage`` are forced: each model (main, thinking) has its own."""
+        return self.forcings[self.roles.role(stage)]
+
+    async def prepare(self) -> None:
+        """Find how each model's stage calls are forced (probing its endpoint the first
+        time it is used, when the model does not say)."""
+        for role, model in self.roles.models().items():
+            self.forcings[role] = await forcing_for(model, self._notify)
 
     async def raw(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
-                  tool_choice: dict[str, Any] | str | None, counted: bool) -> Reply:
+                  tool_choice: dict[str, Any] | str | None, counted: bool,
+                  options: CallOptions = NO_OPTIONS) -> Reply:
         """One model call with accounting and its ``LlmCall`` event; ``ModelError`` propagates
         unless it is fatal, in which case ``RunAborted`` is raised."""
         acc = self.accounting
@@ -81,7 +109,7 @@ class StageCaller:
             acc.counted += 1
         model, label = self.roles.for_stage(stage), self.roles.label(stage)
         try:
-            reply = await model.complete(messages, tools, tool_choice)
+            reply = await model.complete(messages, tools, tool_choice, options)
         except ModelError as exc:
             acc.failures_in_a_row += 1
             self.emit(LlmCall(stage=stage, prompt_tokens=0, completion_tokens=0,
@@ -112,20 +140,20 @@ class StageCaller:
                    parameters: dict[str, Any], parse: Callable[[dict[str, Any]], T], *,
                    counted: bool, ack: Callable[[T], str] = lambda _: "Recorded.") -> StageResult[T]:
         """Force ``tool``; on success append the assistant/tool pair to ``messages``."""
-        offered = [tool_definition(tool, parameters)]
-        forced = {"type": "function", "function": {"name": tool}}
+        offered = tool_definition(tool, parameters)
         attempt_messages = list(messages)
         problem = ""
         for attempt in (1, 2):
             if counted and self.accounting.exhausted:
                 return StageResult(None, problem or "the iteration budget is spent")
             try:
-                reply = await self.raw(stage, attempt_messages, offered, forced, counted)
+                reply = await self._send(stage, attempt_messages, offered, counted)
             except ModelError as exc:
                 self.emit(Notice(level="error", stage=stage,
                                  message=f"{stage}: the model call failed — {exc.message}"))
                 return StageResult(None, exc.message)
-            call, problem, value = self._check(reply, tool, parse)
+            read = self.forcing_of(stage).read_stage(reply, tool)
+            call, problem, value = self._check(read.call, read.problem, parse)
             if call is not None and not problem:
                 self.accounting.usable += 1
                 messages.append(assistant_calls([call]))
@@ -137,15 +165,42 @@ class StageCaller:
             attempt_messages = list(messages) + repair_messages(reply, tool, problem)
         return StageResult(None, problem)
 
+    async def _send(self, stage: str, messages: list[Message], offered: dict[str, Any],
+                    counted: bool) -> Reply:
+        """One stage call as the forcing strategy writes it; sent again without tools when
+        the server refuses them."""
+        forcing = self.forcing_of(stage)
+        while True:
+            out = forcing.stage_request(messages, offered)
+            try:
+                return await self.raw(stage, out.messages, out.tools, out.tool_choice, counted,
+                                      out.options)
+            except ModelError as exc:
+                if not (out.tools and forcing.refused(exc)):
+                    raise
+
+    async def auto(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
+                   counted: bool) -> Reply:
+        """A free call offering ``tools`` (the classic loop); calls the model wrote as text
+        come back as calls."""
+        forcing = self.forcing_of(stage)
+        while True:
+            out = forcing.auto_request(messages, tools)
+            try:
+                reply = await self.raw(stage, out.messages, out.tools, out.tool_choice, counted,
+                                       out.options)
+            except ModelError as exc:
+                if out.tools and forcing.refused(exc):
+                    continue
+                raise
+            names = [t.get("function", t)["name"] for t in tools]
+            return forcing.read_auto(reply, names)
+
     @staticmethod
-    def _check(reply: Reply, tool: str, parse: Callable[[dict[str, Any]], T]
+    def _check(call: ToolCall | None, problem: str, parse: Callable[[dict[str, Any]], T]
                ) -> tuple[ToolCall | None, str, T | None]:
-        if not reply.tool_calls:
-            return None, f"it answered with text instead of calling {tool}", None
-        call = next((c for c in reply.tool_calls if c.name == tool), None)
         if call is None:
-            names = ", ".join(c.name or "?" for c in reply.tool_calls)
-            return None, f"it called {names} instead of {tool}", None
+            return None, problem, None
         try:
             arguments = json.loads(call.arguments or "{}")
         except ValueError as exc:
@@ -171,16 +226,30 @@ def tool_message(call_id: str, content: str) -> Message:
 def repair_messages(reply: Reply, tool: str, problem: str) -> list[Message]:
     """The invalid reply and the error, paired exactly as the protocol requires.
 
-    What the model said is echoed back cut to ``REPAIR_ECHO_CAP`` characters: a runaway
-    reply must not be sent back in full (a megabyte of text would overflow the context).
+    Calls whose arguments are JSON objects are echoed as calls, each answered by the error;
+    anything else (text, arguments that do not parse, which a runtime parsing its history
+    refuses) is echoed as the assistant's text, answered by the error as the user. What the
+    model said is cut to ``REPAIR_ECHO_CAP`` characters: a runaway reply must not be sent
+    back in full (a megabyte of text would overflow the context).
     """
     fix = f"Error: {problem}. Call {tool} again with arguments that match its schema."
-    if reply.tool_calls:
-        calls = [ToolCall(id=c.id or f"invalid_{i}", name=c.name, arguments=clip(c.arguments))
+    if reply.tool_calls and all(_json_object(c.arguments) for c in reply.tool_calls):
+        calls = [ToolCall(id=c.id or f"invalid_{i}", name=c.name, arguments=c.arguments)
                  for i, c in enumerate(reply.tool_calls)]
         return [assistant_calls(calls)] + [tool_message(c.id, fix) for c in calls]
-    return [{"role": "assistant", "content": clip(reply.text or "")},
+    said = "\n".join([reply.text or ""] + [f"{c.name}({c.arguments})" for c in reply.tool_calls])
+    return [{"role": "assistant", "content": clip(said.strip())},
             {"role": "user", "content": fix}]
+
+
+def _json_object(text: str) -> bool:
+    """Whether ``text`` is a JSON object short enough to echo whole."""
+    if len(text) > REPAIR_ECHO_CAP:
+        return False
+    try:
+        return isinstance(json.loads(text or "{}"), dict)
+    except ValueError:
+        return False
 
 
 def clip(text: str, limit: int = REPAIR_ECHO_CAP) -> str:

@@ -86,9 +86,14 @@ class Capabilities:
 
     ``clarification_trusted``: its requests for clarification deserve the person's answer
     (a tiny offline model asks on plain requests; the run then goes on as written).
+    ``forcing``: how its stage calls are forced (``core/llm/forcing.py``: named, required,
+    json_schema, prompted); None when it is not known and the endpoint is probed first.
+    ``endpoint``: where it is served (the key of a stored probe; empty for a local model).
     """
 
     clarification_trusted: bool = True
+    forcing: str | None = "named"
+    endpoint: str = ""
 
 
 class ChatModel(Protocol):

@@ -24,7 +24,8 @@ def make_model(settings: Settings) -> ChatModel:
 
     return OpenAIModel(base_url=settings.base_url, model=settings.model,
                        api_key=settings.api_key, timeout_s=settings.request_timeout_s,
-                       max_retries=settings.max_retries)
+                       max_retries=settings.max_retries,
+                       forcing=None if settings.forcing == "auto" else settings.forcing)
 
 
 def make_thinking_model(settings: Settings) -> ChatModel | None:
@@ -49,4 +50,5 @@ def make_thinking_model(settings: Settings) -> ChatModel | None:
     return OpenAIModel(base_url=base_url, model=settings.thinking_model or settings.model,
                        api_key=settings.thinking_api_key or
                        (settings.api_key if same_endpoint else ""),
-                       timeout_s=settings.request_timeout_s, max_retries=settings.max_retries)
+                       timeout_s=settings.request_timeout_s, max_retries=settings.max_retries,
+                       forcing=None if settings.forcing == "auto" else settings.forcing)

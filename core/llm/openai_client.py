@@ -97,12 +97,14 @@ class OpenAIModel:
     """Any OpenAI-compatible chat-completions endpoint, through the official SDK."""
 
     provider = "openai"
-    capabilities = Capabilities()
 
     def __init__(self, base_url: str, model: str, api_key: str, timeout_s: float = 120.0,
-                 max_retries: int = 2) -> None:
+                 max_retries: int = 2, forcing: str | None = "named") -> None:
+        """``forcing`` None: not known, probe the endpoint before the first run."""
         remember(api_key)
         self._base_url = base_url
+        self.capabilities = Capabilities(forcing=forcing, endpoint=base_url)
+        self._token_limit = "max_tokens"
         self._model = model or "gpt-4o-mini"
         self._client = openai.AsyncOpenAI(base_url=base_url or None, api_key=api_key or "none",
                                           timeout=timeout_s, max_retries=max_retries)
@@ -125,11 +127,11 @@ class OpenAIModel:
             if tool_choice is not None:
                 kwargs["tool_choice"] = tool_choice
         if options.max_tokens is not None:
-            kwargs["max_tokens"] = options.max_tokens
+            kwargs[self._token_limit] = options.max_tokens
         if options.response_format is not None:
             kwargs["response_format"] = options.response_format
         try:
-            response = await self._client.chat.completions.create(**kwargs)
+            response = await self._create(kwargs)
         except openai.OpenAIError as exc:
             raise translate_error(exc, self._base_url) from None
         except ValueError as exc:  # undecodable body
@@ -154,6 +156,19 @@ class OpenAIModel:
                             estimate_tokens(out), estimated=True)
         return Reply(text=message.content, tool_calls=calls, usage=counted,
                      finish_reason=choice.finish_reason or "")
+
+    async def _create(self, kwargs: dict[str, Any]) -> Any:
+        """The request; sent again with ``max_completion_tokens`` (and so for the rest of the
+        session) when the endpoint refuses ``max_tokens`` for this model (OpenAI's reasoning
+        models do)."""
+        try:
+            return await self._client.chat.completions.create(**kwargs)
+        except openai.BadRequestError as exc:
+            if "max_tokens" not in kwargs or "max_completion_tokens" not in str(exc.message):
+                raise
+            self._token_limit = "max_completion_tokens"
+            kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+            return await self._client.chat.completions.create(**kwargs)
 
     async def aclose(self) -> None:
         await self._client.close()

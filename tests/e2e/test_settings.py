@@ -132,8 +132,12 @@ def test_test_connection_talks_to_an_openai_compatible_server(
         dialog.test_button.click()
         qtbot.waitUntil(lambda: "replied" in dialog.test_label.text()
                         or "failed" in dialog.test_label.text(), timeout=10000)
-        assert dialog.test_label.text() == \
-            "Connected to openai · tiny-test-model: replied “pong”."
+        qtbot.waitUntil(dialog.test_button.isEnabled, timeout=10000)
+        assert dialog.test_label.text() == (
+            "Connected to openai · tiny-test-model: replied “pong”.\n"
+            "Probe: stage calls use 'named' (named ✓).")
+    stored = json.loads((appdirs.app_home()[1] / "endpoint_probes.json").read_text())
+    assert stored[f"{server.base_url} tiny-test-model"]["chosen"] == "named"
     assert dialog.test_button.isEnabled()
     assert not appdirs.config_path().exists()  # testing does not save
     dialog.reject()

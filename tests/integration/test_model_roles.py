@@ -33,7 +33,8 @@ def role_settings(main: FakeOpenAI, thinking_url: str, **values: Any) -> Setting
     return settings(**{"provider": "openai", "base_url": main.base_url, "model": "main-model",
                        "api_key": MAIN_KEY, "thinking_base_url": thinking_url,
                        "thinking_model": "judge-model", "thinking_api_key": THINKING_KEY,
-                       "request_timeout_s": 5.0, "max_retries": 0, **values})
+                       "request_timeout_s": 5.0, "max_retries": 0, "forcing": "named",
+                       **values})
 
 
 def run_with(config: Settings, workspace: Path) -> tuple[list[Event], Any]:
@@ -208,3 +209,25 @@ def test_the_classic_loop_stays_on_the_main_model_and_its_summary_goes_to_the_th
     final = [e for e in events if e.kind == "summary"][0]
     assert final.generated_by == "model" and "notes written" in final.final_summary
     assert (tmp_path / "notes.txt").read_text() == "classic"
+
+
+def test_each_model_is_probed_once_and_its_stages_use_what_its_probe_found(
+        tmp_path: Path) -> None:
+    main_replies = [plan(task(1, "write_file", path="notes.txt", content="hello from A")),
+                    think(True, False, ""),
+                    plan(task(1, "read_file", path="notes.txt"))]
+    thinking_replies = [analysis("Write and check the notes", phases=2),
+                        phases((1, "Write", []), (2, "Check", [1])),
+                        judge([1], completed=True, action="continue_phase"),
+                        judge([1]),
+                        summary("## Done\n\n- notes written and checked")]
+    with FakeOpenAI(main_replies) as main, FakeOpenAI(thinking_replies) as judge_server:
+        events, _ = run_with(role_settings(main, judge_server.base_url, forcing="auto"),
+                             tmp_path)
+
+    assert [r["stage"] for r in main.requests] == ["phasedesk_probe"] + MAIN_TOOLS
+    assert [r["stage"] for r in judge_server.requests] == ["phasedesk_probe"] + THINKING_TOOLS
+    probed = [e.message for e in events if e.kind == "notice" and "Probed" in e.message]
+    assert len(probed) == 2 and any("main-model" in m for m in probed) \
+        and any("judge-model" in m for m in probed)
+    assert (tmp_path / "notes.txt").read_text() == "hello from A"

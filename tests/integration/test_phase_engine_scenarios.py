@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -132,8 +133,11 @@ def test_malformed_plan_arguments_are_repaired_on_second_try(ws: Path) -> None:
     notices = [n.message for n in of(events, "notice")]
     assert any("not valid JSON" in n and "asking the model to correct it" in n for n in notices)
     repair = model.requests[3]["messages"]
-    assert repair[-2]["tool_calls"][0]["function"]["arguments"] == "{not json"
-    assert repair[-1]["role"] == "tool" and "not valid JSON" in repair[-1]["content"]
+    # echoed as text: a runtime that parses tool-call arguments in the history would refuse it
+    assert repair[-2] == {"role": "assistant", "content": "plan_tool_call({not json)"}
+    assert repair[-1]["role"] == "user" and "not valid JSON" in repair[-1]["content"]
+    assert all(json.loads(c["function"]["arguments"]) is not None
+               for m in repair for c in m.get("tool_calls") or [])
 
 
 def test_nine_tasks_are_rejected(ws: Path) -> None:

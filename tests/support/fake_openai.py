@@ -2,7 +2,7 @@
 
 Replies are in the scripted-model format. They come either from one list, one per POST
 (``FakeOpenAI(replies)``), or per stage (``FakeOpenAI(stages={...})``): a request's stage
-is the name in its forced ``tool_choice``, or ``"auto"``; each stage has a queue of
+is the tool it forces (``request_stage``), or ``"auto"``; each stage has a queue of
 replies whose last one repeats. ``Inject`` puts a fault (see ``FAULTS``) on chosen
 requests of a stage; a reply may also carry ``{"fault": NAME}`` itself. Every request is
 recorded with its stage, the fault it got and when it arrived. A hang never outlasts
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from core.llm.probe import PROBE_ANSWER, PROBE_TOOL
 from tests.support.fault_replies import CONTENT_FAULTS, completion_body, content_fault
 
 TRANSPORT_FAULTS = ("http_500", "http_429", "timeout", "reset", "truncated", "truncated_sse",
@@ -51,9 +52,18 @@ def refused_url() -> str:
 
 
 def request_stage(body: dict[str, Any]) -> str:
+    """The stage a request forces: the tool named in ``tool_choice``, the one tool offered
+    with ``"required"``, or the schema named in ``response_format`` (a run steps down to
+    these when replies ignore the named choice); else ``"auto"``."""
     choice = body.get("tool_choice")
     if isinstance(choice, dict):
         return str(choice.get("function", {}).get("name", "?"))
+    tools = body.get("tools") or []
+    if choice == "required" and len(tools) == 1:
+        return str(tools[0].get("function", {}).get("name", "?"))
+    form = body.get("response_format") or {}
+    if form.get("type") == "json_schema":
+        return str(form.get("json_schema", {}).get("name", "?"))
     return "auto"
 
 
@@ -149,6 +159,8 @@ class FakeOpenAI:
 
     def _normal(self, stage: str, advance: bool) -> dict[str, Any]:
         queue = self.stages.get(stage)
+        if stage == PROBE_TOOL and not queue:  # an endpoint probe: the model honours it
+            return {"tool": PROBE_TOOL, "arguments": PROBE_ANSWER}
         if queue:
             return queue.pop(0) if advance and len(queue) > 1 else queue[0]
         if self.replies:

@@ -36,7 +36,8 @@ def completion_body(reply: dict[str, Any], number: int) -> dict[str, Any]:
     return {"id": f"chatcmpl-{number}", "object": "chat.completion", "created": int(time.time()),
             "model": "fake-model",
             "choices": [{"index": 0, "message": message,
-                         "finish_reason": "tool_calls" if tool_calls else "stop"}],
+                         "finish_reason": reply.get("finish_reason") or (
+                             "tool_calls" if tool_calls else "stop")}],
             "usage": wire}
 
 

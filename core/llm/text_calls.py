@@ -1,0 +1,92 @@
+"""Tool calls a model wrote as text, read back into calls.
+
+Runtimes that do not enforce a tool choice (llama.cpp's server with an object
+``tool_choice``, Ollama, a server without tool support) leave the model to write its call
+in the reply text. The forms small models use are all read here: a fenced ```json block,
+``<tool_call>`` tags, ``{{double braces}}``, or a plain JSON object, holding
+``{"name": ..., "arguments": {...}}`` (``"tool"`` or ``"function"`` for the name, and
+arguments as an object or as JSON text). Every JSON object in the text is found by
+decoding from each ``{``, so the wrapping around it never matters.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Iterator
+from typing import Any
+
+from core.llm.base import ToolCall
+
+_DECODER = json.JSONDecoder(strict=False)
+_TOOLS = re.compile(r"\btools\b", re.IGNORECASE)
+
+
+def json_objects(text: str) -> Iterator[dict[str, Any]]:
+    """Every top-level JSON object in ``text``, in order (an object inside another one is
+    part of it, not a second object)."""
+    position = text.find("{")
+    while position >= 0:
+        try:
+            value, end = _DECODER.raw_decode(text, position)
+        except ValueError:
+            position = text.find("{", position + 1)
+            continue
+        if isinstance(value, dict):
+            yield value
+        position = text.find("{", end)
+
+
+def first_json_object(text: str) -> dict[str, Any] | None:
+    return next(json_objects(text or ""), None)
+
+
+def as_call(value: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """(name, arguments) when ``value`` is shaped like a call, else None."""
+    function = value.get("function")
+    if isinstance(function, dict):
+        value = function
+    name = value.get("name", value.get("tool"))
+    if not isinstance(name, str) or not name:
+        return None
+    arguments = value.get("arguments", value.get("parameters", {}))
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return None
+    if not isinstance(arguments, dict):
+        return None
+    return name, arguments
+
+
+def calls_in_text(text: str | None, names: Collection[str], prefix: str = "text_call"
+                  ) -> tuple[ToolCall, ...]:
+    """The calls of tools in ``names`` written in ``text`` (none when it holds none)."""
+    calls = []
+    for value in json_objects(text or ""):
+        found = as_call(value)
+        if found is not None and found[0] in names:
+            name, arguments = found
+            calls.append(ToolCall(id=f"{prefix}_{len(calls)}", name=name,
+                                  arguments=json.dumps(arguments, ensure_ascii=False)))
+    return tuple(calls)
+
+
+def stage_arguments(text: str | None, tool: str) -> dict[str, Any] | None:
+    """A stage's arguments written as text: the first JSON object, unwrapped when it is a
+    call of ``tool`` (a call of another tool is not taken)."""
+    value = first_json_object(text or "")
+    if value is None:
+        return None
+    found = as_call(value)
+    if found is None or not {"arguments", "parameters", "function"} & set(value):
+        return value
+    name, arguments = found
+    return arguments if name == tool else None
+
+
+def rejects_tools(status: int | None, message: str) -> bool:
+    """Whether an HTTP error says the server does not take ``tools`` at all ("Unsupported
+    param: tools", "model does not support tools")."""
+    return status is not None and 400 <= status < 600 and _TOOLS.search(message) is not None

@@ -1,0 +1,118 @@
+"""PhaseDesk on the OpenAI-compatible runtimes people run: the real ``openai`` client and the
+real headless front end against local fakes of each runtime (tests/support/fake_runtimes.py),
+with default flags — the endpoint is probed and the stage calls use what it honours."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.llm.base import CallOptions
+from core.llm.openai_client import OpenAIModel
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.fake_runtimes import EXPECTED_STRATEGY, RUNTIMES, FakeRuntime
+from tests.support.script import analysis, judge, phases, plan, summary, task
+
+ROOT = Path(__file__).resolve().parents[2]
+WRITE = {"path": "hello.txt", "content": "hello from the model\n"}
+REQUEST = "Write hello.txt saying hello from the model"
+
+
+def stages() -> dict[str, list[dict[str, Any]]]:
+    """The model's replies for a request that writes one file, on either engine."""
+    return {"request_analyser": [analysis("Write hello.txt")],
+            "phase_planner": [phases((1, "Write", []))],
+            "plan_tool_call": [plan(task(1, "write_file", **WRITE))],
+            "judge_tasks": [judge([1])],
+            "summarizer": [summary("Wrote hello.txt as asked.")],
+            "auto": [{"tool": "write_file", "arguments": WRITE},
+                     {"text": "I wrote hello.txt as asked."}]}
+
+
+def headless(home: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PHASEDESK_HOME": str(home)}
+    env.pop("OPENAI_BASE_URL", None)
+    return subprocess.run([sys.executable, str(ROOT / "main_qt.py"), "--headless", *args],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("engine", ["phase", "classic"])
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_run_on_each_runtime_writes_the_file_and_a_model_summary(
+        runtime: str, engine: str, tmp_path: Path, isolated_home: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    flags = ["--classic"] if engine == "classic" else []
+    with FakeRuntime(runtime, stages()) as server:
+        done = headless(isolated_home, "--jsonl", "--workspace", str(ws), "--base-url",
+                        server.base_url, "--model", "fake-model", "--api-key", "k", *flags,
+                        REQUEST)
+    assert done.returncode == 0, done.stderr[-3000:]
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    summary_event = next(e for e in events if e["kind"] == "summary")
+    assert summary_event["generated_by"] == "model"
+    assert "hello.txt" in summary_event["final_summary"]
+    assert events[-1]["status"] == "completed" and events[-1]["outcome"] == "succeeded"
+    assert (ws / "hello.txt").read_text() == WRITE["content"]
+    notices = [e["message"] for e in events if e["kind"] == "notice"]
+    assert any(f"stage calls use '{EXPECTED_STRATEGY[runtime]}'" in n for n in notices), notices
+    assert not any("did not hold" in n or "invalid" in n for n in notices), notices
+    refused = [r for r in server.requests if "error" in r["reply"]]
+    assert [r["stage"] for r in refused] == (["phasedesk_probe"] if runtime == "no_tools" else [])
+
+
+def test_a_second_run_uses_the_stored_probe(tmp_path: Path, isolated_home: Path) -> None:
+    with FakeRuntime("llama_server", stages()) as server:
+        for _ in range(2):
+            done = headless(isolated_home, "--jsonl", "--workspace", str(tmp_path),
+                            "--base-url", server.base_url, "--model", "fake-model", REQUEST)
+            assert done.returncode == 0, done.stderr[-3000:]
+    probes = [r for r in server.requests if r["stage"] == "phasedesk_probe"]
+    assert [r["mode"] for r in probes] == ["named", "required", "json_schema"]
+    stored = json.loads((isolated_home / "data" / "endpoint_probes.json").read_text())
+    assert stored[f"{server.base_url} fake-model"]["chosen"] == "json_schema"
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_probe_flag_prints_what_the_endpoint_honours(runtime: str, isolated_home: Path) -> None:
+    with FakeRuntime(runtime, {}) as server:
+        done = headless(isolated_home, "--probe", "--base-url", server.base_url, "--model", "m")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    marks = {line.split()[0]: line.split()[1] for line in lines[1:5]}
+    honoured = {"openai": "named required json_schema prompted",
+                "vllm": "named required json_schema prompted",
+                "llama_server": "json_schema prompted", "ollama": "json_schema prompted",
+                "no_tools": "prompted"}[runtime].split()
+    assert marks == {s: "✓" if s in honoured else "✗"
+                     for s in ("named", "required", "json_schema", "prompted")}
+    assert lines[-1] == f"Stage calls will use: {EXPECTED_STRATEGY[runtime]}"
+    assert ("refused by the server" in done.stdout) == (runtime == "no_tools")
+
+
+def test_an_endpoint_refusing_max_tokens_gets_max_completion_tokens(tmp_path: Path) -> None:
+    refusal = {"error": {"status": 400, "message": "Unsupported parameter: 'max_tokens' is not "
+                         "supported with this model. Use 'max_completion_tokens' instead."}}
+
+    async def go(server: FakeOpenAI) -> list[str]:
+        model = OpenAIModel(server.base_url, "o-model", "k", timeout_s=5, max_retries=0)
+        texts = []
+        for _ in range(2):
+            reply = await model.complete([{"role": "user", "content": "hi"}], [], None,
+                                         CallOptions(max_tokens=64))
+            texts.append(reply.text or "")
+        await model.aclose()
+        return texts
+
+    with FakeOpenAI([refusal, {"text": "one"}, {"text": "two"}]) as server:
+        assert asyncio.run(go(server)) == ["one", "two"]
+    limits = [{k: v for k, v in r["body"].items() if k.startswith("max_")} for r in server.requests]
+    assert limits == [{"max_tokens": 64}, {"max_completion_tokens": 64},
+                      {"max_completion_tokens": 64}]
