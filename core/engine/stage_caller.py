@@ -1,21 +1,24 @@
 """Forced stage calls: one tool offered and forced, the reply validated, repaired once.
 
-The caller also keeps the run's accounting (budget, calls, tokens) and emits one
-``LlmCall`` event per model call. A model that cannot be reached, refuses the key or
+The caller also keeps the run's accounting (budget, calls, tokens) and emits, per model
+call, a ``StageStarted`` when it begins, ``StageDelta`` events while a streaming model
+writes, and one ``LlmCall`` when it ends. A model that cannot be reached, refuses the key or
 fails three calls in a row aborts the run with ``RunAborted``; any other failure makes
 the stage return ``None`` so the engine can degrade safely.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
 from core.engine.context import digest
-from core.events import Event, LlmCall, Notice
-from core.llm.base import ChatModel, Message, ModelError, Reply, ToolCall, error_to_script, \
-    estimate_tokens, reply_to_script
+from core.engine.stage_progress import DeltaRelay
+from core.events import Event, LlmCall, Notice, StageStarted
+from core.llm.base import NO_OPTIONS, CallOptions, ChatModel, Message, ModelError, Reply, ToolCall, \
+    error_to_script, estimate_tokens, reply_to_script
 from core.schema import SchemaError
 from core.engine.stages import tool_definition
 
@@ -57,16 +60,19 @@ class StageResult(Generic[T]):
 
 class StageCaller:
     def __init__(self, model: ChatModel, accounting: Accounting,
-                 emit: Callable[[Event], None]) -> None:
+                 emit: Callable[[Event], None],
+                 where: Callable[[], tuple[int, int]] = lambda: (0, 0)) -> None:
         self.model = model
         self.accounting = accounting
         self.emit = emit
+        self.where = where  # (phase id, round) of the next call; (0, 0) outside the rounds
         self.observers: list[Callable[[str, list[Message], list[dict[str, Any]]], None]] = []
 
     async def raw(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
-                  tool_choice: dict[str, Any] | str | None, counted: bool) -> Reply:
-        """One model call with accounting and its ``LlmCall`` event; ``ModelError`` propagates
-        unless it is fatal, in which case ``RunAborted`` is raised."""
+                  tool_choice: dict[str, Any] | str | None, counted: bool,
+                  options: CallOptions = NO_OPTIONS) -> Reply:
+        """One model call with accounting and its events; ``ModelError`` propagates unless it
+        is fatal, in which case ``RunAborted`` is raised."""
         acc = self.accounting
         context = estimate_tokens(messages) + estimate_tokens(tools)
         shown = digest(messages)
@@ -75,8 +81,15 @@ class StageCaller:
         acc.calls += 1
         if counted:
             acc.counted += 1
+        phase_id, round_ = self.where()
+        streams = self.model.capabilities.streams
+        self.emit(StageStarted(stage=stage, phase_id=phase_id, round=round_,
+                               model=self.model.name, call=acc.calls, streams=streams))
+        relay = DeltaRelay(stage, self.emit)
+        if streams:
+            options = dataclasses.replace(options, on_delta=relay.feed)
         try:
-            reply = await self.model.complete(messages, tools, tool_choice)
+            reply = await self.model.complete(messages, tools, tool_choice, options)
         except ModelError as exc:
             acc.failures_in_a_row += 1
             self.emit(LlmCall(stage=stage, prompt_tokens=0, completion_tokens=0,
@@ -89,6 +102,8 @@ class StageCaller:
                 raise RunAborted(f"the model failed {acc.failures_in_a_row} calls in a row; "
                                  f"last error: {exc.message}") from None
             raise
+        finally:
+            relay.close()
         acc.failures_in_a_row = 0
         acc.prompt_tokens += reply.usage.prompt_tokens
         acc.completion_tokens += reply.usage.completion_tokens

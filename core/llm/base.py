@@ -86,9 +86,12 @@ class Capabilities:
 
     ``clarification_trusted``: its requests for clarification deserve the person's answer
     (a tiny offline model asks on plain requests; the run then goes on as written).
+    ``streams``: its replies arrive in pieces through ``CallOptions.on_delta`` while they are
+    written (False: ``on_delta`` is never called).
     """
 
     clarification_trusted: bool = True
+    streams: bool = False
 
 
 class ChatModel(Protocol):
