@@ -10,7 +10,8 @@ recorded with its stage, the fault it got and when it arrived. A hang never outl
 ``on_request(stage, number)`` runs before each reply (to change the world mid-run).
 A request that asks to stream (``"stream": true``) gets its reply as server-sent events,
 paced by the reply's ``"stream": {"piece": chars, "delay_s": seconds}``; with
-``streams=False`` the server answers such requests whole, as endpoints that cannot stream do.
+``streams=False`` the server answers such requests whole, as endpoints that cannot stream do;
+with ``stream_usage=False`` its streams never report the usage.
 Faults are sent the same way whether or not the request asked to stream.
 """
 
@@ -68,7 +69,7 @@ class FakeOpenAI:
                  inject: list[Inject] | tuple[Inject, ...] = (), hang_s: float = 5.0,
                  retry_after: float = 1, lifetime_s: float = 120.0,
                  on_request: Callable[[str, int], None] | None = None,
-                 streams: bool = True) -> None:
+                 streams: bool = True, stream_usage: bool = True) -> None:
         self.replies = list(replies or [])
         self.stages = {name: list(queue) for name, queue in (stages or {}).items()}
         self.inject = list(inject)
@@ -77,6 +78,7 @@ class FakeOpenAI:
         self.retry_after = retry_after
         self.on_request = on_request
         self.streams = streams
+        self.stream_usage = stream_usage
         self._seen: dict[str, int] = {}
         self._lock = threading.Lock()
         self._closing = threading.Event()
@@ -95,7 +97,8 @@ class FakeOpenAI:
                 if server.on_request is not None:
                     server.on_request(stage, nth)
                 streamed = bool(body.get("stream")) and server.streams
-                usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                usage = server.stream_usage and bool(
+                    (body.get("stream_options") or {}).get("include_usage"))
                 server.respond(self, reply, number, stream=(usage,) if streamed else ())
 
         self._server = _QuietServer(("127.0.0.1", 0), Handler)
@@ -190,7 +193,7 @@ class FakeOpenAI:
             _send(handler, status, raw, headers)
             return
         if stream and not fault:
-            self._stream(handler, completion_chunks(reply, number, usage=stream[0]),
+            self._stream(handler, number, completion_chunks(reply, number, usage=stream[0]),
                          float((reply.get("stream") or {}).get("delay_s", 0))
                          if isinstance(reply.get("stream"), dict) else 0.0)
             return
@@ -214,10 +217,13 @@ class FakeOpenAI:
             _send(handler, 200, raw, {})
 
 
-    def _stream(self, handler: BaseHTTPRequestHandler, chunks: list[dict[str, Any]],
-                pause_s: float) -> None:
-        """Server-sent events in HTTP chunks, ``pause_s`` between them; a client that goes
-        away (Stop) ends it."""
+    def _stream(self, handler: BaseHTTPRequestHandler, number: int,
+                chunks: list[dict[str, Any]], pause_s: float) -> None:
+        """Server-sent events in HTTP chunks, ``pause_s`` between them. The request's record
+        gets ``chunks`` (how many), ``sent`` (how many went out: fewer when the client went
+        away) and ``ended`` once the server is done with it."""
+        record = self.requests[number - 1]
+        record.update(chunks=len(chunks), sent=0)
         _send_head(handler, 200, {"Content-Type": "text/event-stream",
                                   "Transfer-Encoding": "chunked", "Cache-Control": "no-cache"})
         events = [b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks]
@@ -225,12 +231,15 @@ class FakeOpenAI:
             for event in events + [b"data: [DONE]\n\n"]:
                 handler.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
                 handler.wfile.flush()
+                record["sent"] = min(record["sent"] + 1, len(chunks))
                 if pause_s and self._closing.wait(pause_s):
                     break
             handler.wfile.write(b"0\r\n\r\n")
             handler.wfile.flush()
-        except OSError:
+        except OSError:  # the client went away (Stop)
             handler.close_connection = True
+        finally:
+            record["ended"] = True
 
 
 class _QuietServer(ThreadingHTTPServer):
