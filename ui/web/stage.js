@@ -25,7 +25,9 @@
   }
 
   function tick() {
-    if (live) live.time.textContent = elapsed(Date.now() - live.started);
+    if (!live) return;
+    const shown = elapsed(Date.now() - live.started);
+    if (live.time.textContent !== shown) live.time.textContent = shown;
   }
 
   function writeText() {
