@@ -167,3 +167,24 @@ def _run(server: FakeOpenAI, workspace: Path, recorder: Recorder | None = None) 
         return events
 
     return asyncio.run(go())
+
+
+def test_the_classic_loop_streams_its_text_answer(tmp_path: Path) -> None:
+    answer = "The folder holds one file, notes.md, with three lines of notes in it."
+    replies = [{"tool_calls": [{"tool": "list_files", "arguments": {}}]},
+               {"text": answer, "stream": {"piece": 7, "delay_s": 0.06}}]
+    with FakeOpenAI(replies) as server:
+        async def go() -> list:
+            model = model_for(server)
+            engine = create_engine(settings(use_phase_task=False), tmp_path, model=model)
+            events = [e async for e in engine.run("what is in the folder?")]
+            await model.aclose()
+            return events
+
+        events = asyncio.run(go())
+    shown = [e for e in events if isinstance(e, StageDelta)]
+    assert len(shown) >= 3 and {(e.stage, e.field) for e in shown} == {("classic", "text")}
+    assert all(answer.startswith(e.text) for e in shown)
+    assert [(e.stage, e.phase_id, e.round) for e in events if e.kind == "stage_started"][:2] == [
+        ("classic", 1, 1), ("classic", 1, 2)]
+    assert events[-1].status == "completed"
