@@ -96,3 +96,25 @@ def test_a_streamed_summary_is_written_into_the_page_in_pieces(
     assert texts(qtbot, window, f"{panel} h1") == ["Port moved to 8080"]
     assert server.requests[-1]["body"]["stream"] is True
     assert server.requests[-1]["sent"] == server.requests[-1]["chunks"]
+
+
+def test_stop_during_a_streamed_summary_cuts_the_stream_and_ends_the_run(
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+    config.save(config.from_mapping({"provider": "openai", "model": "fake-model",
+                                     "base_url": "http://127.0.0.1:9/v1"}))
+    replies = two_phase_replies()
+    replies[-1] = {**replies[-1], "stream": {"piece": 4, "delay_s": 0.15}}
+    with FakeOpenAI(replies) as server:
+        window = make_window(StreamingFactory(server))
+        submit(qtbot, window, "Move the server to port 8080")
+        stream = f"{LIVE}[data-stage=\"summarizer\"] .stage-text"
+        wait_js(qtbot, window, f"(() => {{ const t = document.querySelector('{stream}');"
+                               " return t !== null && t.textContent.length > 8; })()", timeout=30000)
+        js(qtbot, window, "(() => { document.getElementById('stop').click(); return 1; })()")
+        wait_js(qtbot, window, FINISHED)
+        record = server.requests[-1]
+        qtbot.waitUntil(lambda: record.get("ended", False), timeout=5000)
+    assert record["sent"] < record["chunks"] / 2  # the stream was closed, not read to its end
+    assert count(qtbot, window, LIVE) == 0
+    assert "Stop was pressed while it was being written" in texts(
+        qtbot, window, ".message-summarizer .summarizer-content")[0]
