@@ -16,9 +16,9 @@ from core.llm.base import CallOptions
 from core.llm.openai_client import OpenAIModel
 from core.store.history import Recorder, Store
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.fault_replies import completion_body
 from tests.support.script import analysis, judge, phases, plan, settings, summary, task
 
-FORCED = {"type": "function", "function": {"name": "summarizer"}}
 SUMMARY_TEXT = "## Done\n\nThe files were listed, and the \"notes\" are\nin notes.md."
 
 
@@ -26,14 +26,14 @@ def model_for(server: FakeOpenAI) -> OpenAIModel:
     return OpenAIModel(server.base_url, "fake-model", "sk-test-123", timeout_s=5, max_retries=0)
 
 
-def complete(server: FakeOpenAI, tool_choice: Any = "auto") -> tuple[Any, list[tuple[str, str]],
-                                                                    OpenAIModel]:
+def complete(server: FakeOpenAI) -> tuple[Any, list[tuple[str, str]], OpenAIModel]:
+    """One call with a delta sink: (reply, the pieces in order, the model)."""
     pieces: list[tuple[str, str]] = []
 
     async def go() -> Any:
         model = model_for(server)
         try:
-            reply = await model.complete([{"role": "user", "content": "hi"}], [], tool_choice,
+            reply = await model.complete([{"role": "user", "content": "hi"}], [], "auto",
                                          CallOptions(on_delta=lambda k, p: pieces.append((k, p))))
         finally:
             await model.aclose()
@@ -67,7 +67,6 @@ def test_text_and_arguments_arrive_in_pieces_and_make_the_whole_reply() -> None:
 
 
 def _sent_calls(reply: dict[str, Any]) -> list[dict[str, Any]]:
-    from tests.support.fault_replies import completion_body
     return completion_body(reply, 1)["choices"][0]["message"]["tool_calls"]
 
 
