@@ -3,6 +3,11 @@
 Every event is a frozen dataclass with a ``kind`` class constant. Consumers (the
 page, the terminal, the history store) switch on ``kind`` and never look at
 engine internals. ``to_dict``/``from_dict`` are exact inverses for every kind.
+
+``EVENT_TYPES`` are the events of a run's record (the history stores them); the progress
+events of ``PROGRESS_TYPES`` (a model call under way, its reply as it is written) are only
+for watching a run live: the history does not keep them, since the ``LlmCall`` that ends
+each call and the stage's result say everything they said.
 """
 
 from __future__ import annotations
@@ -58,6 +63,34 @@ class LlmCall(Event):
     context: list[dict[str, Any]] = field(default_factory=list)
     cached_tokens: int = 0
     model: str = ""
+
+
+@dataclass(frozen=True)
+class StageStarted(Event):
+    """A model call begins (progress only). ``phase_id``/``round`` are 0 outside a phase's
+    rounds; ``streams``: the reply will arrive as ``StageDelta`` events while it is written.
+    The ``LlmCall`` of the same stage ends it."""
+
+    kind: ClassVar[str] = "stage_started"
+    stage: str
+    phase_id: int
+    round: int
+    model: str
+    call: int
+    streams: bool = False
+
+
+@dataclass(frozen=True)
+class StageDelta(Event):
+    """The reply of the running call as written so far (progress only): ``text`` is the whole
+    of ``field`` up to now (``"text"`` for a text answer, else the stage's argument shown to
+    the person, such as the summarizer's ``final_summary``). Not validated: the stage's result
+    event replaces it."""
+
+    kind: ClassVar[str] = "stage_delta"
+    stage: str
+    field: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -269,6 +302,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+PROGRESS_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in (StageStarted, StageDelta)}
+
+
+def is_progress(event: Event) -> bool:
+    """Whether ``event`` only shows a run live (not part of its record)."""
+    return event.kind in PROGRESS_TYPES
+
+
 def to_dict(event: Event) -> dict[str, Any]:
     """The event as a plain dict with its ``kind`` first."""
     return {"kind": event.kind, **dataclasses.asdict(event)}
@@ -281,7 +322,7 @@ def to_json(event: Event) -> str:
 def from_dict(data: dict[str, Any]) -> Event:
     """Rebuild an event from ``to_dict`` output; unknown kinds or fields raise ``ValueError``."""
     kind = data.get("kind")
-    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    cls = (EVENT_TYPES.get(kind) or PROGRESS_TYPES.get(kind)) if isinstance(kind, str) else None
     if cls is None:
         raise ValueError(f"unknown event kind: {kind!r}")
     names = {f.name for f in dataclasses.fields(cls)}

@@ -126,6 +126,7 @@ PRINTERS: dict[type, Callable] = {
 
 
 def describe(event: ev.Event) -> str:
-    """The line to print for ``event``; empty for events not worth a line."""
+    """The line to print for ``event``; empty for events not worth a line (among them the
+    progress events of a call under way: the terminal prints results, ``--jsonl`` has all)."""
     printer = PRINTERS.get(type(event))
     return printer(event) if printer else ""

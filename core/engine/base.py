@@ -50,7 +50,7 @@ class EngineBase:
         window = getattr(model, "context_window", None)
         self.context_window = min(settings.context_window, window or settings.context_window)
         self.approvals = ApprovalBroker(settings, self.emit)
-        self.caller = StageCaller(model, self.accounting, self.emit, thinking)
+        self.caller = StageCaller(model, self.accounting, self.emit, thinking, self.position)
         self.executor = Executor(tools, self.run_state, self.approvals, self.emit,
                                  settings.max_parallel_tasks)
         self.tally = RunTally(status="failed")
@@ -71,6 +71,10 @@ class EngineBase:
 
     def on_file_changed(self, path: str) -> None:
         """Hook for engines that attribute changes to a phase."""
+
+    def position(self) -> tuple[int, int]:
+        """Hook: (phase id, round) the next model call works for; (0, 0) outside the rounds."""
+        return 0, 0
 
     def cancel(self) -> None:
         """Stop: the work stops and the summary follows; a second Stop skips the model."""

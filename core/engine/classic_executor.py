@@ -46,6 +46,10 @@ class ClassicExecutor(EngineBase):
         if path not in self.record.changed_files:
             self.record.changed_files.append(path)
 
+    def position(self) -> tuple[int, int]:
+        """The loop's next call decides its next round (its tool batch)."""
+        return (1, self.phase.rounds + 1) if self.phase.status == "running" else (0, 0)
+
     async def work(self, request: str, previous: dict | None) -> str:
         goal = " ".join(request.split())[:200]
         self.phase.goal, self.tally.goal = goal, goal

@@ -44,6 +44,10 @@ class PhaseTaskExecutor(EngineBase):
         if self._current is not None and path not in self._current.changed_files:
             self._current.changed_files.append(path)
 
+    def position(self) -> tuple[int, int]:
+        phase = self._current.phase if self._current is not None else None
+        return (phase.id, phase.rounds) if phase is not None else (0, 0)
+
     async def work(self, request: str, previous: dict | None) -> str:
         self._request = request
         self.tally.requirements = [" ".join(request.split())[:200]]  # until an analysis lists them

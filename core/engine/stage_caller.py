@@ -5,9 +5,10 @@ instruction) is the business of ``core.llm.forcing``: the caller hands it the me
 the stage tool and gets back what to send and the call the reply holds. Free calls (the
 classic loop) go through it too, so calls written as text are read back.
 
-The caller also keeps the run's accounting (budget, calls, tokens) and emits one
-``LlmCall`` event per model call, naming the model that served it: ``ModelRoles`` picks
-the main or the thinking model for each stage. A model that cannot be reached, refuses
+The caller also keeps the run's accounting (budget, calls, tokens) and emits, per model
+call, a ``StageStarted`` when it begins, ``StageDelta`` events while a streaming model
+writes, and one ``LlmCall`` when it ends, naming the model that served it: ``ModelRoles``
+picks the main or the thinking model for each stage. A model that cannot be reached, refuses
 the key or fails three calls in a row aborts the run with ``RunAborted`` (naming which
 model when there are two); any other failure makes the stage return ``None`` so the
 engine can degrade safely.
@@ -15,13 +16,15 @@ engine can degrade safely.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
 from core.engine.context import digest
 from core.engine.model_roles import ModelRoles
-from core.events import Event, LlmCall, Notice
+from core.engine.stage_progress import DeltaRelay
+from core.events import Event, LlmCall, Notice, StageStarted
 from core.llm.base import NO_OPTIONS, CallOptions, ChatModel, Message, ModelError, Reply, \
     ToolCall, error_to_script, estimate_tokens, reply_to_script
 from core.llm.forcing import Forcing
@@ -67,11 +70,13 @@ class StageResult(Generic[T]):
 
 class StageCaller:
     def __init__(self, model: ChatModel, accounting: Accounting,
-                 emit: Callable[[Event], None], thinking: ChatModel | None = None) -> None:
+                 emit: Callable[[Event], None], thinking: ChatModel | None = None,
+                 where: Callable[[], tuple[int, int]] = lambda: (0, 0)) -> None:
         self.model = model
         self.roles = ModelRoles(model, thinking)
         self.accounting = accounting
         self.emit = emit
+        self.where = where  # (phase id, round) of the next call; (0, 0) outside the rounds
         self.observers: list[Callable[[str, list[Message], list[dict[str, Any]]], None]] = []
         self.forcings = {role: Forcing(m.capabilities.forcing, notify=self._notify)
                          for role, m in self.roles.models().items()}
@@ -97,8 +102,8 @@ class StageCaller:
     async def raw(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
                   tool_choice: dict[str, Any] | str | None, counted: bool,
                   options: CallOptions = NO_OPTIONS) -> Reply:
-        """One model call with accounting and its ``LlmCall`` event; ``ModelError`` propagates
-        unless it is fatal, in which case ``RunAborted`` is raised."""
+        """One model call with accounting and its events; ``ModelError`` propagates unless it
+        is fatal, in which case ``RunAborted`` is raised."""
         acc = self.accounting
         context = estimate_tokens(messages) + estimate_tokens(tools)
         shown = digest(messages)
@@ -108,6 +113,13 @@ class StageCaller:
         if counted:
             acc.counted += 1
         model, label = self.roles.for_stage(stage), self.roles.label(stage)
+        phase_id, round_ = self.where()
+        streams = model.capabilities.streams
+        self.emit(StageStarted(stage=stage, phase_id=phase_id, round=round_,
+                               model=label, call=acc.calls, streams=streams))
+        relay = DeltaRelay(stage, self.emit)
+        if streams:
+            options = dataclasses.replace(options, on_delta=relay.feed)
         try:
             reply = await model.complete(messages, tools, tool_choice, options)
         except ModelError as exc:
@@ -125,6 +137,8 @@ class StageCaller:
                     stage, f"the model failed {acc.failures_in_a_row} calls in a row; "
                            f"last error: {exc.message}")) from None
             raise
+        finally:
+            relay.close()
         acc.failures_in_a_row = 0
         acc.prompt_tokens += reply.usage.prompt_tokens
         acc.completion_tokens += reply.usage.completion_tokens

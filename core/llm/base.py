@@ -89,11 +89,14 @@ class Capabilities:
     ``forcing``: how its stage calls are forced (``core/llm/forcing.py``: named, required,
     json_schema, prompted); None when it is not known and the endpoint is probed first.
     ``endpoint``: where it is served (the key of a stored probe; empty for a local model).
+    ``streams``: its replies arrive in pieces through ``CallOptions.on_delta`` while they are
+    written (False: ``on_delta`` is never called).
     """
 
     clarification_trusted: bool = True
     forcing: str | None = "named"
     endpoint: str = ""
+    streams: bool = False
 
 
 class ChatModel(Protocol):

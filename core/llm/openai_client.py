@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import importlib
+import json
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
 import openai
+from openai.types.chat import ChatCompletion
 
-from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, Message, ModelError, Reply, ToolCall, \
-    Usage, estimate_tokens
+from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, DeltaSink, Message, ModelError, \
+    Reply, ToolCall
+from core.llm.openai_stream import ReplyAssembler, usage_of
 from core.secrets import redact, remember
+
+RETRY_DELAY_S = 0.5  # the SDK's first retry delay
 
 
 def http_module() -> ModuleType:
@@ -94,7 +101,13 @@ def _status_detail(exc: openai.APIStatusError) -> str:
 
 
 class OpenAIModel:
-    """Any OpenAI-compatible chat-completions endpoint, through the official SDK."""
+    """Any OpenAI-compatible chat-completions endpoint, through the official SDK.
+
+    A call with ``on_delta`` is streamed (``stream=True``, usage included) while the endpoint
+    streams: an endpoint that answers a streamed request with a plain JSON body, or refuses
+    streaming, is asked without streaming from then on (``capabilities.streams`` turns
+    False), and that reply is still used. Cancelling the call closes the response at once.
+    """
 
     provider = "openai"
 
@@ -103,7 +116,7 @@ class OpenAIModel:
         """``forcing`` None: not known, probe the endpoint before the first run."""
         remember(api_key)
         self._base_url = base_url
-        self.capabilities = Capabilities(forcing=forcing, endpoint=base_url)
+        self.capabilities = Capabilities(forcing=forcing, endpoint=base_url, streams=True)
         self._token_limit = "max_tokens"
         self._model = model or "gpt-4o-mini"
         self._client = openai.AsyncOpenAI(base_url=base_url or None, api_key=api_key or "none",
@@ -130,32 +143,71 @@ class OpenAIModel:
             kwargs[self._token_limit] = options.max_tokens
         if options.response_format is not None:
             kwargs["response_format"] = options.response_format
+        if options.on_delta is not None and self.capabilities.streams:
+            reply = await self._streamed(kwargs, messages, tools, options.on_delta)
+            if reply is not None:
+                return reply
         try:
             response = await self._create(kwargs)
         except openai.OpenAIError as exc:
             raise translate_error(exc, self._base_url) from None
         except ValueError as exc:  # undecodable body
             raise translate_error(exc, self._base_url) from None
-        if not getattr(response, "choices", None):
-            raise ModelError("the endpoint replied without any choices")
-        choice = response.choices[0]
-        message = choice.message
-        calls = tuple(
-            ToolCall(id=c.id or f"call_{i}", name=c.function.name or "",
-                     arguments=c.function.arguments or "")
-            for i, c in enumerate(message.tool_calls or ()) if getattr(c, "function", None))
-        usage = getattr(response, "usage", None)
-        if usage is not None and usage.prompt_tokens is not None:
-            details = getattr(usage, "prompt_tokens_details", None)
-            cached = getattr(details, "cached_tokens", None) or 0
-            counted = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0,
-                            cached_tokens=min(int(cached), usage.prompt_tokens or 0))
-        else:
-            out = (message.content or "") + "".join(c.arguments for c in calls)
-            counted = Usage(estimate_tokens(messages) + estimate_tokens(tools),
-                            estimate_tokens(out), estimated=True)
-        return Reply(text=message.content, tool_calls=calls, usage=counted,
-                     finish_reason=choice.finish_reason or "")
+        return _reply(response, messages, tools)
+
+    async def _streamed(self, kwargs: dict[str, Any], messages: list[Message],
+                        tools: list[dict[str, Any]], sink: DeltaSink) -> Reply | None:
+        """The reply of a streamed request; None when the endpoint refused to stream (the
+        caller then asks without streaming). A stream that breaks off before any piece of
+        the reply arrived is asked again as the SDK would (it cannot retry a stream it has
+        already returned); one that broke off later fails the call."""
+        retries = max(int(self._client.max_retries), 0)
+        for attempt in range(retries + 1):
+            assembler = ReplyAssembler(sink)
+            try:
+                return await self._stream_once(kwargs, messages, tools, assembler)
+            except _BrokeOff as broke:
+                if assembler.pieces or attempt == retries:
+                    raise translate_error(broke.error, self._base_url) from None
+            await asyncio.sleep(RETRY_DELAY_S * 2 ** attempt)
+        return None
+
+    async def _stream_once(self, kwargs: dict[str, Any], messages: list[Message],
+                           tools: list[dict[str, Any]], assembler: ReplyAssembler) -> Reply | None:
+        create = self._client.chat.completions.with_streaming_response.create
+        try:
+            async with create(**kwargs, stream=True,
+                              stream_options={"include_usage": True}) as response:
+                try:
+                    return await self._read(response, assembler, messages, tools)
+                except (openai.APIConnectionError, http_module().TransportError) as exc:
+                    raise _BrokeOff(_sdk_transport_error(exc)) from None
+        except openai.APIStatusError as exc:
+            if _refuses_streaming(exc):
+                self._stop_streaming()
+                return None
+            if self._wants_completion_tokens(kwargs, exc):
+                return await self._stream_once(kwargs, messages, tools, assembler)
+            raise translate_error(exc, self._base_url) from None
+        except openai.OpenAIError as exc:
+            raise translate_error(exc, self._base_url) from None
+        except ValueError as exc:  # an unreadable body or event
+            raise translate_error(exc, self._base_url) from None
+
+    async def _read(self, response: Any, assembler: ReplyAssembler, messages: list[Message],
+                    tools: list[dict[str, Any]]) -> Reply:
+        if "text/event-stream" not in response.headers.get("content-type", ""):
+            self._stop_streaming()  # it answers streamed requests whole
+            body = json.loads(await response.read())
+            if not isinstance(body, dict):
+                raise ValueError(f"expected a JSON object, got {type(body).__name__}")
+            return _reply(ChatCompletion.construct(**body), messages, tools)
+        async for chunk in await response.parse():
+            assembler.add(chunk)
+        return assembler.reply(messages, tools)
+
+    def _stop_streaming(self) -> None:
+        self.capabilities = dataclasses.replace(self.capabilities, streams=False)
 
     async def _create(self, kwargs: dict[str, Any]) -> Any:
         """The request; sent again with ``max_completion_tokens`` (and so for the rest of the
@@ -164,11 +216,63 @@ class OpenAIModel:
         try:
             return await self._client.chat.completions.create(**kwargs)
         except openai.BadRequestError as exc:
-            if "max_tokens" not in kwargs or "max_completion_tokens" not in str(exc.message):
+            if not self._wants_completion_tokens(kwargs, exc):
                 raise
-            self._token_limit = "max_completion_tokens"
-            kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
             return await self._client.chat.completions.create(**kwargs)
+
+    def _wants_completion_tokens(self, kwargs: dict[str, Any], exc: openai.APIStatusError) -> bool:
+        """Whether the endpoint refused ``max_tokens`` asking for ``max_completion_tokens``;
+        if so ``kwargs`` is changed to send that instead, for this and every later call."""
+        if exc.status_code != 400 or "max_tokens" not in kwargs \
+                or "max_completion_tokens" not in str(exc.message):
+            return False
+        self._token_limit = "max_completion_tokens"
+        kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+        return True
 
     async def aclose(self) -> None:
         await self._client.close()
+
+
+def _reply(response: Any, messages: list[Message], tools: list[dict[str, Any]]) -> Reply:
+    """The ``Reply`` of a whole (not streamed) ``chat.completion``."""
+    if not getattr(response, "choices", None):
+        raise ModelError("the endpoint replied without any choices")
+    choice = response.choices[0]
+    message = choice.message
+    calls = tuple(
+        ToolCall(id=c.id or f"call_{i}", name=c.function.name or "",
+                 arguments=c.function.arguments or "")
+        for i, c in enumerate(message.tool_calls or ()) if getattr(c, "function", None))
+    usage = usage_of(getattr(response, "usage", None), message.content, calls, messages, tools)
+    return Reply(text=message.content, tool_calls=calls, usage=usage,
+                 finish_reason=choice.finish_reason or "")
+
+
+def _refuses_streaming(exc: openai.APIStatusError) -> bool:
+    """An endpoint that does not implement streaming says so with 501, or 400/422 naming it."""
+    if exc.status_code == 501:
+        return True
+    return exc.status_code in (400, 422) and "stream" in _status_detail(exc).lower()
+
+
+class _BrokeOff(Exception):
+    """The response failed while its body was read (``error``: as the SDK says it)."""
+
+    def __init__(self, error: openai.OpenAIError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _sdk_transport_error(exc: Exception) -> openai.OpenAIError:
+    """The SDK's error for a transport failure while a body was read (SDKs before 3.x leave
+    those unwrapped)."""
+    if isinstance(exc, openai.OpenAIError):
+        return exc
+    http = http_module()
+    request = http.Request("POST", "http://stream.invalid/v1/chat/completions")
+    if isinstance(exc, http.TimeoutException):
+        return openai.APITimeoutError(request=request)
+    error = openai.APIConnectionError(message=str(exc), request=request)
+    error.__cause__ = exc
+    return error

@@ -8,7 +8,11 @@ a text answer; ``{"error": {"status": 500|429|408|0, "message": "..."}}`` the ca
 what the OpenAI SDK raises for that status (0 = connection refused); ``"status": null`` is
 a reply that could not be used (a broken connection, an unreadable body): the call fails
 with exactly that message. Optional on any R:
-``"usage": {"prompt_tokens": n, "completion_tokens": m, "cached_tokens": c}`` (c optional) and ``"delay_s": seconds``.
+``"usage": {"prompt_tokens": n, "completion_tokens": m, "cached_tokens": c}`` (c optional), ``"delay_s": seconds``
+(before the reply begins) and ``"stream": true`` or ``{"piece": chars, "delay_s": seconds}``: the
+reply is also handed to ``CallOptions.on_delta`` in pieces (text, then each call's arguments;
+8 characters, no pause, unless given). A script with a streamed reply declares
+``Capabilities.streams``.
 When the replies run out, every further call fails with a ``ModelError``.
 """
 
@@ -16,15 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
 
-from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, Message, ModelError, Reply, ToolCall, \
-    Usage, estimate_tokens
+from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, DeltaSink, Message, ModelError, \
+    Reply, ToolCall, Usage, estimate_tokens
 from core.llm.openai_client import sdk_error, translate_error
 
-_KEYS = {"tool", "arguments", "raw_arguments", "tool_calls", "text", "error", "usage", "delay_s"}
+_KEYS = {"tool", "arguments", "raw_arguments", "tool_calls", "text", "error", "usage", "delay_s",
+         "stream"}
+PIECE_CHARS = 8
 
 
 class ScriptError(ValueError):
@@ -45,6 +52,10 @@ def check_reply(reply: Any, index: int) -> dict[str, Any]:
         status = error.get("status", 500) if isinstance(error, dict) else ""
         if status is not None and (not isinstance(status, int) or isinstance(status, bool)):
             raise ScriptError(f"{where}.error: expected {{\"status\": int, \"message\": str}}")
+    stream = reply.get("stream", False)
+    if not isinstance(stream, (bool, dict)) or isinstance(stream, dict) and (
+            set(stream) - {"piece", "delay_s"} or int(stream.get("piece", 1)) < 1):
+        raise ScriptError(f"{where}.stream: expected true or {{\"piece\": chars, \"delay_s\": s}}")
     for i, call in enumerate(reply.get("tool_calls", [])):
         if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
             raise ScriptError(f"{where}.tool_calls[{i}]: expected {{\"tool\": NAME, ...}}")
@@ -57,6 +68,8 @@ class ScriptedModel:
 
     def __init__(self, replies: list[dict[str, Any]], name: str = "scripted") -> None:
         self._replies = [check_reply(r, i) for i, r in enumerate(replies)]
+        if any(r.get("stream") for r in self._replies):
+            self.capabilities = dataclasses.replace(type(self).capabilities, streams=True)
         self._name = name
         self._next = 0
         self.requests: list[dict[str, Any]] = []
@@ -100,6 +113,8 @@ class ScriptedModel:
             raise translate_error(sdk_error(int(error.get("status", 500)), message))
         calls = self._calls(reply, number)
         text = reply.get("text") if "text" in reply else None
+        if reply.get("stream") and options.on_delta is not None:
+            await _stream(reply["stream"], text or "", calls, options.on_delta)
         out = (text or "") + "".join(c.arguments for c in calls)
         usage = reply.get("usage")
         counted = (Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)),
@@ -124,3 +139,16 @@ class ScriptedModel:
 
     async def aclose(self) -> None:
         return None
+
+
+async def _stream(spec: bool | dict[str, Any], text: str, calls: tuple[ToolCall, ...],
+                  sink: DeltaSink) -> None:
+    """Hand ``text`` and the calls' arguments to ``sink`` in pieces, pausing between them."""
+    settings = spec if isinstance(spec, dict) else {}
+    size = int(settings.get("piece", PIECE_CHARS))
+    pause = float(settings.get("delay_s", 0))
+    parts = [("text", text)] + [("arguments", call.arguments) for call in calls]
+    for kind, whole in parts:
+        for start in range(0, len(whole), size):
+            sink(kind, whole[start:start + size])
+            await asyncio.sleep(pause)

@@ -23,7 +23,7 @@ from typing import Any, TypedDict, cast
 from core import secrets
 from core.appdirs import data_dir
 from core.config import fields
-from core.events import Event, FileChanged, LlmCall, RunFinished, to_json
+from core.events import Event, FileChanged, LlmCall, RunFinished, is_progress, to_json
 from core.models.mcp_server import hidden_env
 
 RUN_STATUSES = ("running", "completed", "budget_exhausted", "cancelled", "failed",
@@ -308,6 +308,10 @@ class Recorder:
         self.finished = False
 
     def __call__(self, event: Event) -> int:
+        """Store ``event`` and return its sequence number; progress events (a call under way,
+        a reply as it is written) are not part of the record: 0, nothing stored."""
+        if is_progress(event):
+            return 0
         seq = self.store.append_event(self.run_id, event)
         self.finished = self.finished or isinstance(event, RunFinished)
         return seq

@@ -57,6 +57,11 @@ def test_jsonl_export_and_replay_reproduce_the_events(tmp_path: Path, isolated_h
     events = [json.loads(line) for line in first.stdout.splitlines()]
     run_id = events[0]["run_id"]
     assert [e["kind"] for e in events][-2:] == ["summary", "run_finished"]
+    kinds = [e["kind"] for e in events]
+    started = [e for e in events if e["kind"] == "stage_started"]
+    assert len(started) == kinds.count("llm_call") > 0  # every call is announced as it begins
+    assert all(kinds[i + 1] == "llm_call" for i, k in enumerate(kinds) if k == "stage_started")
+    assert [e["stage"] for e in started] == [e["stage"] for e in events if e["kind"] == "llm_call"]
     assert events[-1]["outcome"] == events[-2]["outcome"] == "succeeded"
     assert [r["status"] for r in events[-2]["requirements"]] == ["done"]
     exported = headless(isolated_home, "--export", run_id, "--format", "json")

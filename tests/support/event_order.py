@@ -2,12 +2,16 @@
 
 Tasks of one level run at the same time, so their ``task_started``/``task_finished``/
 ``file_changed`` events interleave differently from run to run. ``canonical`` sorts each
-uninterrupted block of such events by task id, keeping everything else in order.
+uninterrupted block of such events by task id, keeping everything else in order. Progress
+events (``core.events.PROGRESS_TYPES``: a call under way, a reply as it was written) depend on
+timing and on whether the model streamed, and are not part of a run's record: left out.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
+
+from core.events import PROGRESS_TYPES
 
 T = TypeVar("T")
 CONCURRENT = ("task_started", "file_changed", "task_finished")
@@ -24,6 +28,8 @@ def canonical(events: list[dict[str, Any]],
         block.clear()
 
     for event in events:
+        if event["kind"] in PROGRESS_TYPES:
+            continue
         if event["kind"] in CONCURRENT:
             block.append(event)
         else:

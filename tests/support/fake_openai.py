@@ -8,6 +8,11 @@ requests of a stage; a reply may also carry ``{"fault": NAME}`` itself. Every re
 recorded with its stage, the fault it got and when it arrived. A hang never outlasts
 ``hang_s`` nor the server, and the server shuts itself down after ``lifetime_s``.
 ``on_request(stage, number)`` runs before each reply (to change the world mid-run).
+A request that asks to stream (``"stream": true``) gets its reply as server-sent events,
+paced by the reply's ``"stream": {"piece": chars, "delay_s": seconds}``; with
+``streams=False`` the server answers such requests whole, as endpoints that cannot stream do;
+with ``stream_usage=False`` its streams never report the usage.
+Faults are sent the same way whether or not the request asked to stream.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from core.llm.probe import PROBE_ANSWER, PROBE_TOOL
-from tests.support.fault_replies import CONTENT_FAULTS, completion_body, content_fault
+from tests.support.fault_replies import CONTENT_FAULTS, completion_body, completion_chunks, \
+    content_fault
 
 TRANSPORT_FAULTS = ("http_500", "http_429", "timeout", "reset", "truncated", "truncated_sse",
                     "not_json", "empty_choices", "down")
@@ -72,7 +78,8 @@ class FakeOpenAI:
                  stages: dict[str, list[dict[str, Any]]] | None = None,
                  inject: list[Inject] | tuple[Inject, ...] = (), hang_s: float = 5.0,
                  retry_after: float = 1, lifetime_s: float = 120.0,
-                 on_request: Callable[[str, int], None] | None = None) -> None:
+                 on_request: Callable[[str, int], None] | None = None,
+                 streams: bool = True, stream_usage: bool = True) -> None:
         self.replies = list(replies or [])
         self.stages = {name: list(queue) for name, queue in (stages or {}).items()}
         self.inject = list(inject)
@@ -80,6 +87,8 @@ class FakeOpenAI:
         self.hang_s = hang_s
         self.retry_after = retry_after
         self.on_request = on_request
+        self.streams = streams
+        self.stream_usage = stream_usage
         self._seen: dict[str, int] = {}
         self._lock = threading.Lock()
         self._closing = threading.Event()
@@ -97,7 +106,10 @@ class FakeOpenAI:
                 reply, number, stage, nth = server._next(body, dict(self.headers), self.path)
                 if server.on_request is not None:
                     server.on_request(stage, nth)
-                server.respond(self, reply, number)
+                streamed = bool(body.get("stream")) and server.streams
+                usage = server.stream_usage and bool(
+                    (body.get("stream_options") or {}).get("include_usage"))
+                server.respond(self, reply, number, stream=(usage,) if streamed else ())
 
         self._server = _QuietServer(("127.0.0.1", 0), Handler)
         self._address = self._server.server_address[:2]
@@ -167,7 +179,9 @@ class FakeOpenAI:
             return self.replies.pop(0) if advance else self.replies[0]
         return {"error": {"status": 500, "message": "no scripted reply left"}}
 
-    def respond(self, handler: BaseHTTPRequestHandler, reply: dict[str, Any], number: int) -> None:
+    def respond(self, handler: BaseHTTPRequestHandler, reply: dict[str, Any], number: int,
+                stream: tuple[bool, ...] = ()) -> None:
+        """Answer one request; ``stream`` is ``(include_usage,)`` for a streamed answer."""
         fault = reply.get("fault", "")
         if fault in ("timeout", "hang"):
             self._closing.wait(self.hang_s)
@@ -190,6 +204,11 @@ class FakeOpenAI:
                                         "type": "server_error"}}).encode()
             _send(handler, status, raw, headers)
             return
+        if stream and not fault:
+            self._stream(handler, number, completion_chunks(reply, number, usage=stream[0]),
+                         float((reply.get("stream") or {}).get("delay_s", 0))
+                         if isinstance(reply.get("stream"), dict) else 0.0)
+            return
         body = completion_body(reply, number)
         if fault == "empty_choices":
             body["choices"] = []
@@ -208,6 +227,31 @@ class FakeOpenAI:
             _drop(handler, reset=False)
         else:
             _send(handler, 200, raw, {})
+
+
+    def _stream(self, handler: BaseHTTPRequestHandler, number: int,
+                chunks: list[dict[str, Any]], pause_s: float) -> None:
+        """Server-sent events in HTTP chunks, ``pause_s`` between them. The request's record
+        gets ``chunks`` (how many), ``sent`` (how many went out: fewer when the client went
+        away) and ``ended`` once the server is done with it."""
+        record = self.requests[number - 1]
+        record.update(chunks=len(chunks), sent=0)
+        _send_head(handler, 200, {"Content-Type": "text/event-stream",
+                                  "Transfer-Encoding": "chunked", "Cache-Control": "no-cache"})
+        events = [b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks]
+        try:
+            for event in events + [b"data: [DONE]\n\n"]:
+                handler.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+                handler.wfile.flush()
+                record["sent"] = min(record["sent"] + 1, len(chunks))
+                if pause_s and self._closing.wait(pause_s):
+                    break
+            handler.wfile.write(b"0\r\n\r\n")
+            handler.wfile.flush()
+        except OSError:  # the client went away (Stop)
+            handler.close_connection = True
+        finally:
+            record["ended"] = True
 
 
 class _QuietServer(ThreadingHTTPServer):

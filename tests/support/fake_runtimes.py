@@ -164,9 +164,10 @@ class FakeRuntime(FakeOpenAI):
             return {"text": PROSE}
         return meant
 
-    def respond(self, handler: Any, reply: dict[str, Any], number: int) -> None:
+    def respond(self, handler: Any, reply: dict[str, Any], number: int,
+                stream: tuple[bool, ...] = ()) -> None:
         if reply.get("fault") != "hang":
-            super().respond(handler, reply, number)
+            super().respond(handler, reply, number, stream)
             return
         connection: socket.socket = handler.connection
         deadline = time.monotonic() + self.hang_s

@@ -1,7 +1,8 @@
 """Chat-completion bodies for the fake server, and replies that are wrong in content.
 
-A content fault is a well-formed HTTP 200 whose reply is unusable for the stage that
-asked: malformed JSON arguments, another tool than the forced one, text instead of a
+``completion_chunks`` is the same reply as the ``chat.completion.chunk`` objects of a
+streamed answer. A content fault is a well-formed HTTP 200 whose reply is unusable for the
+stage that asked: malformed JSON arguments, another tool than the forced one, text instead of a
 call, a required field missing, or a megabyte of text.
 """
 
@@ -39,6 +40,37 @@ def completion_body(reply: dict[str, Any], number: int) -> dict[str, Any]:
                          "finish_reason": reply.get("finish_reason") or (
                              "tool_calls" if tool_calls else "stop")}],
             "usage": wire}
+
+
+def completion_chunks(reply: dict[str, Any], number: int, usage: bool) -> list[dict[str, Any]]:
+    """The reply streamed: text and each call's arguments in pieces (``reply["stream"]``'s
+    ``piece`` characters, else 16 or more so that a value takes at most 200 chunks), then
+    the finish reason and, when asked for (``include_usage``), a last chunk with the usage."""
+    whole = completion_body(reply, number)
+    message = whole["choices"][0]["message"]
+    spec = reply.get("stream") if isinstance(reply.get("stream"), dict) else {}
+
+    def pieces(text: str) -> list[str]:
+        size = int(spec.get("piece", 0)) or max(16, len(text) // 200 + 1)
+        return [text[i:i + size] for i in range(0, len(text), size)]
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"],
+                "model": whole["model"],
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    chunks += [chunk({"content": piece}) for piece in pieces(message.get("content") or "")]
+    for index, call in enumerate(message.get("tool_calls", [])):
+        chunks.append(chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                             "function": {"name": call["function"]["name"],
+                                                          "arguments": ""}}]}))
+        chunks += [chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+                   for piece in pieces(call["function"]["arguments"])]
+    chunks.append(chunk({}, whole["choices"][0]["finish_reason"]))
+    if usage:
+        chunks.append({**chunk({}), "choices": [], "usage": whole["usage"]})
+    return chunks
 
 
 def first_call(reply: dict[str, Any]) -> dict[str, Any] | None:

@@ -23,6 +23,8 @@
   const HANDLERS = {
     run_started: PD.renderRunStarted,
     llm_call: PD.renderLlmCall,
+    stage_started: PD.renderStageStarted,
+    stage_delta: PD.renderStageDelta,
     request_analysed: PD.renderRequestAnalysed,
     clarification: PD.renderClarification,
     phases_planned: PD.renderPhasesPlanned,
@@ -104,6 +106,9 @@
     setTimeout(scroll, 100);
   }
 
+  /** Keep following the timeline after content grew outside an event (streamed text). */
+  PD.followContent = scheduleScroll;
+
   PD.enqueue = function (ev) {
     queue.push(ev);
     schedule();
@@ -161,6 +166,7 @@
   function clear() {
     for (const run of Array.from(timeline.querySelectorAll(".run, .ui-message"))) run.remove();
     document.getElementById("empty").hidden = false;
+    PD.endStage();
     PD.resetRuns();
     PD.resetNotes();
     stick = true;

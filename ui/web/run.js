@@ -113,6 +113,7 @@
 
   PD.renderLlmCall = function (ev) {
     const run = PD.currentRun();
+    PD.endStage();
     run.calls = Math.max(run.calls + 1, PD.num(ev.calls_used));
     if (PD.num(ev.budget)) run.budget = PD.num(ev.budget);
     run.tokens += PD.num(ev.prompt_tokens) + PD.num(ev.completion_tokens);
@@ -205,6 +206,7 @@
     run.finished = true;
     run.activePhase = null;
     PD.stopTicking();
+    PD.endStage();
     if (status) run.el.dataset.status = status;
   };
 

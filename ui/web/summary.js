@@ -86,6 +86,7 @@
 
   PD.renderSummary = function (ev) {
     const run = PD.currentRun();
+    PD.endStage();
     run.activePhase = null;
     const status = PD.str(ev.status) || "completed";
     const [badgeClass, badgeText] = BADGES[status] || ["badge-muted", PD.words(status)];
