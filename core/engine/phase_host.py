@@ -13,7 +13,7 @@ from core.engine.execute import Executor
 from core.engine.stage_caller import Accounting, StageCaller
 from core.events import Event
 from core.llm.base import Message
-from core.tools.base import ToolManager
+from core.tools.base import RunState, ToolManager
 
 
 class PhaseHost(Protocol):
@@ -25,7 +25,11 @@ class PhaseHost(Protocol):
     base_messages: list[Message]
     context_window: int
     reanalysed: bool
+    run_state: RunState
+    file_changes: int
 
     def emit(self, event: Event) -> None: ...
 
     def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
+
+    def tool_parameters(self) -> dict[str, dict[str, Any]]: ...

@@ -12,6 +12,7 @@ and every Plan/Judge/Think call; analysis and the summary are outside it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
@@ -56,11 +57,9 @@ class PhaseTaskExecutor(EngineBase):
                                       constraints=analysis.constraints,
                                       complexity=analysis.complexity,
                                       estimated_phases=analysis.estimated_phases))
-            if analysis.clarification_needed and not self.model.capabilities.clarification_trusted:
-                self.emit(Notice(level="info", stage="request_analyser", message=(
-                    "The model asked for clarification (" + "; ".join(
-                        analysis.clarification_questions) + "); it cannot judge that "
-                    "reliably, so the run continues with the request as it is.")))
+            if analysis.clarification_needed and not (
+                    self.model.capabilities.clarification_trusted and self.can_ask):
+                analysis = self.assume(analysis)
             elif analysis.clarification_needed:
                 self.emit(Clarification(questions=analysis.clarification_questions,
                                         analysis=analysis.__dict__.copy()))
@@ -74,6 +73,19 @@ class PhaseTaskExecutor(EngineBase):
                     record.phase.status = "superseded"
             problem = self.records[-1].phase.failed_reason or "the judge flagged it"
             analysis = await self.analyse(reanalyse_user(request, analysis.as_text(), problem))
+
+    def assume(self, analysis: Analysis) -> Analysis:
+        """Go on with the request as written, the unanswered questions recorded as an
+        assumption in the structured request."""
+        questions = "; ".join(analysis.clarification_questions)
+        why = ("it cannot judge that reliably" if not self.model.capabilities.clarification_trusted
+               else "nobody can answer in this run")
+        self.emit(Notice(level="info", stage="request_analyser", message=(
+            f"The model asked for clarification ({questions}); {why}, so the run continues "
+            "with the request as it is.")))
+        assumed = f"Unanswered questions ({questions[:300]}): proceed on the request as written"
+        return replace(analysis, clarification_needed=False, clarification_questions=[],
+                       constraints=[*analysis.constraints, assumed])
 
     async def analyse(self, user_text: str) -> Analysis:
         messages: list[Message] = [{"role": "system", "content": ANALYSER_SYSTEM},
@@ -140,14 +152,24 @@ class PhaseTaskExecutor(EngineBase):
         messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION}]
         names, most = self.tools.names(), self.settings.max_tasks_per_round
         result = await self.caller.call(
-            "phase_planner", messages, "phase_planner", phase_planner_schema(names, most),
+            "phase_planner", messages, "phase_planner",
+            phase_planner_schema(names, most, self.tool_parameters()),
             lambda args: parse_phase_plan(args, names, most, self.check_arguments),
             counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
-        return result.value if result.value is not None else single
+        if result.value is None:
+            return single
+        for note in result.value["notes"]:
+            self.emit(Notice(level="warning", stage="phase_planner",
+                             message=f"The phase plan was repaired: {note}."))
+        return result.value
 
     def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """A task's arguments checked against its tool's parameters."""
         return coerce(arguments, self.tools.parameters(tool))
+
+    def tool_parameters(self) -> dict[str, dict[str, Any]]:
+        """Each tool's parameter schema, MCP tools included, for the plan schemas."""
+        return {name: self.tools.parameters(name) for name in self.tools.names()}
 
     def finish_phases(self) -> None:
         for record in self.records:

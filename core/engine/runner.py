@@ -14,9 +14,10 @@ from core.tools import run_tools
 
 def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | None = None,
                   memory: list[dict[str, Any]] | None = None,
-                  run_id: str | None = None) -> EngineBase:
+                  run_id: str | None = None, can_ask: bool = True) -> EngineBase:
     """The engine ``settings.use_phase_task`` selects, on ``model`` or the configured provider.
 
+    ``can_ask``: someone can answer a clarification; without, the run goes on as written.
     Raises ``ValueError`` with a clear message when the workspace is not a folder.
     """
     folder = Path(workspace).expanduser()
@@ -31,4 +32,4 @@ def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | Non
     else:
         from core.engine.classic_executor import ClassicExecutor as engine_class  # type: ignore[assignment]
     return engine_class(model, run_tools(settings, folder), settings, folder, run_id=run_id,
-                        memory=format_memory(memory or []))
+                        memory=format_memory(memory or []), can_ask=can_ask)

@@ -40,8 +40,8 @@ def apply_verdict(phase: Phase, judge: dict[str, Any], tasks: list[Task],
                              "comment": verdict["comment"], "actual": task.status})
         elif not degraded:
             task.quality_score = judge["quality_score"] if task.status == "done" else 0.0
-            verdicts.append({"task_id": task.id, "title": task.title,
-                             "status": "done" if task.status == "done" else "failed",
+            status = task.status if task.status in ("done", "skipped") else "failed"
+            verdicts.append({"task_id": task.id, "title": task.title, "status": status,
                              "quality": task.quality_score, "comment": "",
                              "actual": task.status})
     phase.judgements.append(judge)
@@ -56,9 +56,10 @@ def apply_verdict(phase: Phase, judge: dict[str, Any], tasks: list[Task],
 
 
 def failed_tasks(judge: dict[str, Any], tasks: list[Task]) -> list[Task]:
-    """Tasks that did not run cleanly, or that the judge found failed or partial."""
+    """Tasks that did not run cleanly, or that the judge found failed or partial; a task
+    skipped because the same call already succeeded is not failed."""
     bad = {v["task_id"] for v in judge["task_evaluation"] if v["status"] in JUDGED_BAD}
-    return [t for t in tasks if t.status != "done" or t.id in bad]
+    return [t for t in tasks if t.status not in ("done", "skipped") or t.id in bad]
 
 
 def verdict_is_open(judge: dict[str, Any], tasks: list[Task]) -> bool:
