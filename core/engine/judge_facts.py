@@ -17,7 +17,7 @@ READ_CAP = 256 * 1024
 DIFF_LINES = 6
 LINE_CHARS = 120
 SHRINK_RATIO = 0.5
-SHRINK_LEAST = 80
+SHRINK_LEAST = 40
 
 Snapshot = dict[str, str | None]
 
@@ -69,8 +69,12 @@ def file_facts(before: Snapshot, after: Snapshot) -> list[str]:
 
 def round_facts(tasks: list[Task], before: Snapshot, after: Snapshot) -> str:
     """The facts for the judge, or "" when every task simply succeeded without writing."""
-    lines = [f"- task {t.id} {t.tool} {t.status}: {' '.join(t.error.split())[:160]}"
-             for t in tasks if t.status != "done"]
+    lines = []
+    for status in ("failed", "blocked", "skipped"):
+        ids = [str(t.id) for t in tasks if t.status == status]
+        if ids:
+            lines.append(f"- {status}: task{'s' if len(ids) > 1 else ''} {', '.join(ids)}"
+                         + (" (already done earlier)" if status == "skipped" else ""))
     lines += file_facts(before, after)
     if not lines:
         return ""

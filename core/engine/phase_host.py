@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from core.config import Settings
 from core.engine.execute import Executor
 from core.engine.stage_caller import Accounting, StageCaller
+from core.engine.stall import Done
 from core.events import Event
 from core.llm.base import Message
 from core.tools.base import RunState, ToolManager
@@ -27,6 +28,7 @@ class PhaseHost(Protocol):
     reanalysed: bool
     run_state: RunState
     file_changes: int
+    actions: dict[str, Done]  # every call the run executed, by action (see ``stall``)
 
     def emit(self, event: Event) -> None: ...
 

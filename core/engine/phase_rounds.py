@@ -53,7 +53,8 @@ class PhaseRunner:
         self.detail = ""
         self.round_starts: list[int] = []
         self.head = 0
-        self.guard = StallGuard(lambda tool, args: bool(engine.tools.written_paths(tool, args)))
+        self.guard = StallGuard(lambda tool, args: bool(engine.tools.written_paths(tool, args)),
+                                record.phase.id, engine.actions)
 
     async def run(self, earlier: str) -> str:
         """Run the phase; returns "done" or "reanalyse"."""
@@ -199,7 +200,7 @@ class PhaseRunner:
         workspace = engine.run_state.workspace
         before = snapshot(workspace, written)
         await engine.executor.execute(tasks, phase.id)
-        self.guard.record(keys, phase.rounds, changes)
+        self.guard.record(keys, phase.id, phase.rounds, changes)
         self.messages += execution_messages(tasks, phase.id, phase.rounds)
         return round_facts(tasks, before, snapshot(workspace, written))
 
@@ -227,7 +228,7 @@ class PhaseRunner:
             phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)})
         result = await engine.caller.call(
             "judge", self.messages, "judge_tasks",
-            judge_schema(names, most, engine.tool_parameters()),
+            judge_schema(names, most),
             lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
             ack=lambda _: "Verdict recorded.")
         judge = result.value or degraded_judge(result.problem)

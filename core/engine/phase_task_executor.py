@@ -23,6 +23,7 @@ from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INS
     analyser_user, execution_request, reanalyse_user, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
+from core.engine.stall import Done
 from core.schema import coerce
 from core.engine.stages import REQUEST_ANALYSER, Analysis, parse_analysis, parse_phase_plan, \
     phase_planner_schema
@@ -40,6 +41,7 @@ class PhaseTaskExecutor(EngineBase):
         self._current: PhaseRecord | None = None
         self._request = ""
         self.reanalysed = False
+        self.actions: dict[str, Done] = {}
 
     def on_file_changed(self, path: str) -> None:
         if self._current is not None and path not in self._current.changed_files:
@@ -153,7 +155,7 @@ class PhaseTaskExecutor(EngineBase):
         names, most = self.tools.names(), self.settings.max_tasks_per_round
         result = await self.caller.call(
             "phase_planner", messages, "phase_planner",
-            phase_planner_schema(names, most, self.tool_parameters()),
+            phase_planner_schema(names, most),
             lambda args: parse_phase_plan(args, names, most, self.check_arguments),
             counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
         if result.value is None:

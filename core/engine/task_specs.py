@@ -21,12 +21,21 @@ from core.engine.scheduler import find_cycle
 
 MAX_TASKS = 8
 Check = Callable[[str, dict[str, Any]], Any]
-KEEP = ("type", "enum", "items", "properties", "required", "additionalProperties",
-        "minimum", "maximum")
+KEEP = ("type", "enum", "items", "properties", "required", "additionalProperties")
 
 
-def _int(low: int, high: int, description: str) -> dict[str, Any]:
-    return {"type": "integer", "minimum": low, "maximum": high, "description": description}
+def _int(low: int, high: int, description: str = "") -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer", "minimum": low, "maximum": high}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _text(most: int, description: str) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string", "maxLength": most}
+    if description:
+        schema["description"] = description
+    return schema
 
 
 def _task_fields(tool: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
@@ -34,13 +43,28 @@ def _task_fields(tool: dict[str, Any], arguments: dict[str, Any]) -> dict[str, A
         "id": _int(1, 99, "Unique in the plan; default: its position (1, 2, ...)."),
         "tool": tool,
         "arguments": arguments,
-        "title": {"type": "string", "maxLength": 60,
-                  "description": "Short title; default: tool and first argument."},
-        "description": {"type": "string", "maxLength": 200, "description": "Why, if not obvious."},
+        "title": _text(60, "Short title; default: tool and first argument."),
+        "description": _text(200, "Why, if not obvious."),
         "priority": _int(1, 10, "10 = most important; default 5."),
-        "dependencies": {"type": "array", "maxItems": MAX_TASKS, "items": _int(1, 99, "id"),
-                         "description": "Ids of tasks of this plan to finish first; an "
-                                        "argument \"$N\" is task N's result."},
+        "dependencies": _ids("Ids of tasks of this plan to finish first; an argument \"$N\" "
+                             "is task N's result."),
+    }, "required": ["tool", "arguments"]}
+
+
+def _ids(description: str = "") -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "array", "maxItems": MAX_TASKS, "items": _int(1, 99)}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _branch(name: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    """One tool's task, only what a task needs: the id is its position, and title,
+    description and priority have defaults (repeated in every branch they would cost each
+    plan call)."""
+    return {"type": "object", "properties": {
+        "tool": {"enum": [name]}, "arguments": arguments_schema(parameters),
+        "dependencies": {"type": "array", "items": {"type": "integer"}},
     }, "required": ["tool", "arguments"]}
 
 
@@ -54,7 +78,7 @@ def generic_task_schema(tool_names: list[str]) -> dict[str, Any]:
 def compact(schema: dict[str, Any]) -> dict[str, Any]:
     """A parameter schema without descriptions, defaults or anything a decoder needs not."""
     out: dict[str, Any] = {k: copy.deepcopy(v) for k, v in schema.items()
-                           if k in KEEP and k not in ("items", "properties")}
+                           if k in KEEP and k not in ("items", "properties") and v != []}
     if isinstance(schema.get("items"), dict):
         out["items"] = compact(schema["items"])
     if isinstance(schema.get("properties"), dict):
@@ -81,9 +105,10 @@ def task_schema(tool_names: list[str],
     constrains ``arguments`` to that tool's parameters; otherwise the generic task."""
     if not parameters:
         return generic_task_schema(tool_names)
-    return {"anyOf": [_task_fields({"type": "string", "enum": [name]},
-                                   arguments_schema(parameters[name]))
-                      for name in tool_names if name in parameters]}
+    return {"description": "A task; its id is its position. dependencies: ids to finish "
+                           "first; an argument \"$N\" is task N's result.",
+            "anyOf": [_branch(name, parameters[name]) for name in tool_names
+                      if name in parameters]}
 
 
 def checked_tasks(tasks: Any, where: str, tool_names: list[str], check: Check,
