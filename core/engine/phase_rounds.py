@@ -8,7 +8,9 @@ that round runs without a Plan call — more work of the phase, the failed tasks
 corrected, or, when the phase ends completed, the first round of the next phase
 (``handoff``). Think runs under "auto" only when the verdict leaves the decision open.
 A plan or judge that stays invalid after one repair degrades safely: an empty plan ends
-the round, a broken judge counts the round as not completed.
+the round, a broken judge counts the round as not completed. A plan that only repeats
+calls already made is not run (``stall``): replanned with the evidence once, then the
+phase ends; calls already made inside a new plan are held back (``round_execute``).
 """
 
 from __future__ import annotations
@@ -17,12 +19,11 @@ import time
 from typing import Any
 
 from core.engine.context import compact, rounds_digest
-from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TaskFinished, \
-    TasksPlanned, Thought
+from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
 from core.engine.execute import execution_messages
-from core.engine.judge_facts import round_facts, snapshot
 from core.engine.placeholders import add_dependencies
-from core.engine.stall import STALLS_TO_END, StallGuard, action_key
+from core.engine.round_execute import execute_round
+from core.engine.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.task import Task
 from core.engine.phase_host import PhaseHost
@@ -104,7 +105,8 @@ class PhaseRunner:
             if self._stalled(planned[0]):
                 continue
             tasks = self._start(*planned)
-            facts = await self._execute(tasks)
+            facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
+            self.messages += execution_messages(tasks, phase.id, phase.rounds)
             self._compact()
             outcome = await self._judge_and_route(tasks, facts)
         return outcome
@@ -180,29 +182,6 @@ class PhaseRunner:
         self.engine.emit(Notice(level="warning", stage="plan",
                                 message=f"Phase {phase.id}, round {phase.rounds}: {message}"))
         return True
-
-    async def _execute(self, tasks: list[Task]) -> str:
-        """Run the round (repeats held back) and return the facts for the judge."""
-        engine, phase = self.engine, self.phase
-        changes = engine.file_changes
-        keys = [(action_key(t.tool, t.arguments), t) for t in tasks]
-        for task, reason, done in self.guard.hold_back(tasks, changes):
-            task.error = reason
-            if done.ok:
-                task.result = done.text
-            task.move("skipped" if done.ok else "failed")
-            engine.emit(TaskFinished(phase_id=phase.id, task_id=task.id, tool=task.tool,
-                                     status=task.status, error=reason, round=task.round,
-                                     result=task.result))
-        written: set[str] = set()
-        for task in tasks:
-            written |= engine.tools.written_paths(task.tool, task.arguments)
-        workspace = engine.run_state.workspace
-        before = snapshot(workspace, written)
-        await engine.executor.execute(tasks, phase.id)
-        self.guard.record(keys, phase.id, phase.rounds, changes)
-        self.messages += execution_messages(tasks, phase.id, phase.rounds)
-        return round_facts(tasks, before, snapshot(workspace, written))
 
     def _start(self, specs: list[dict[str, Any]], reasoning: str) -> list[Task]:
         phase = self.phase
