@@ -65,10 +65,13 @@ def failed_tasks(judge: dict[str, Any], tasks: list[Task]) -> list[Task]:
 def verdict_is_open(judge: dict[str, Any], tasks: list[Task]) -> bool:
     """Whether the verdict leaves the decision open, so that Think should settle it: it
     contradicts itself (a reached goal that is not ended, an end without the goal and
-    without a reason) or the facts (a reached goal although tasks failed), or it goes on
-    after failures without saying how (neither a retry, a replan nor the next tasks)."""
+    without a reason) or the facts (a reached goal although tasks failed, a retry with
+    nothing failed), or it goes on after failures without saying how (neither a retry, a
+    replan nor the next tasks)."""
     completed, action = judge["phase_completed"], judge["next_action"]
     failed = bool(failed_tasks(judge, tasks))
+    if action == "retry_failed" and not failed and not judge["next_tasks"]:
+        return True
     if completed:
         return action != "end_phase" or failed
     if action == "end_phase":

@@ -210,3 +210,17 @@ def test_headless_yes_never_ends_asking_for_clarification(tmp_path: Path, ws: Pa
     assert asked[-1]["status"] == "clarification_needed"
     assert [e["questions"] for e in asked if e["kind"] == "clarification"] == [
         ["Which file should change?"]]
+
+
+def test_a_retry_with_nothing_failed_is_settled_by_think(ws: Path) -> None:
+    events, _ = run([
+        analysis("Look", complexity="medium"), phases((1, "Look", [], 3)),
+        plan(task(1, "list_files")),
+        judge([1], completed=False, action="retry_failed", reason="retry"),
+        {"tool": "think", "arguments": {"user_summary": "The files are listed; done.",
+                                        "phase_completed": True, "continue_phase": False}},
+        summary(),
+    ], ws)
+    assert [e.kind for e in events if e.kind in ("judged", "thought")] == ["judged", "thought"]
+    finished = of(events, "phase_finished")[0]
+    assert (finished.status, finished.rounds) == ("completed", 1)
