@@ -6,14 +6,15 @@ grammar-constrained model writes the right argument names for the tool it picked
 branches are compact (no descriptions: the tool catalogue in the system prompt has them).
 
 A plan written by a small model is kept as far as it is usable: a task that does not fit
-is dropped, an unknown extra argument is dropped, duplicate ids are renumbered, unknown
-dependencies and dependency cycles are removed. Each repair is a note the engine shows
+is dropped, an unknown extra argument is dropped, duplicate ids are renumbered, exact
+repeats of a task are dropped, unknown dependencies and dependency cycles are removed. Each repair is a note the engine shows
 as a Notice; only a plan with no usable task at all is an error.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any, Callable, Mapping
 
 from core.schema import SchemaError, coerce
@@ -137,6 +138,7 @@ def checked_tasks(tasks: Any, where: str, tool_names: list[str], check: Check,
     if not tasks and not allow_empty:
         raise SchemaError(f"{where}: at least 1 items required, got 0")
     _unique_ids(kept, notes)
+    kept = _without_duplicates(kept, notes)
     for task in kept:
         task.setdefault("title", default_title(task["tool"], task["arguments"]))
         task.setdefault("description", "")
@@ -177,6 +179,26 @@ def _unique_ids(tasks: list[dict[str, Any]], notes: list[str]) -> None:
             notes.append(f"task id {task['id']} was used twice; the second is task {new}")
             task["id"] = new
         seen.add(task["id"])
+
+
+def _without_duplicates(tasks: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
+    """The tasks with exact repeats (same tool, same arguments) dropped; whatever waited for
+    a repeat waits for the task it repeats."""
+    first: dict[str, int] = {}
+    same: dict[int, int] = {}
+    kept = []
+    for task in tasks:
+        key = json.dumps([task["tool"], task["arguments"]], sort_keys=True, default=str)
+        if key in first:
+            same[task["id"]] = first[key]
+            notes.append(f"task {task['id']} repeats task {first[key]} exactly; dropped")
+            continue
+        first[key] = task["id"]
+        kept.append(task)
+    for task in kept:
+        deps = task.get("dependencies", [])
+        task["dependencies"] = list(dict.fromkeys(same.get(d, d) for d in deps))
+    return kept
 
 
 def repair_dependencies(graph: dict[int, list[int]], noun: str, notes: list[str]) -> None:

@@ -133,8 +133,8 @@ def test_plan_limits_tools_and_arguments() -> None:
 def test_a_plan_keeps_its_valid_tasks_and_repairs_ids_and_dependencies() -> None:
     names = ["list_files", "read_file"]
     mixed = parse_plan(plan(task(1, "rm_rf"), task(2, "read_file", [1, 9], path="a"),
-                            task(3, "read_file"), task(2, "list_files", [4]),
-                            task(4, "list_files", [2]))["arguments"], names, 8, check)
+                            task(3, "read_file"), task(2, "list_files", [4], path="x"),
+                            task(4, "list_files", [2], path="y"))["arguments"], names, 8, check)
     assert [(t["id"], t["tool"], t["dependencies"]) for t in mixed["tasks"]] == [
         (2, "read_file", []), (5, "list_files", [4]), (4, "list_files", [2])]
     notes = " | ".join(mixed["notes"])
@@ -198,3 +198,11 @@ def test_a_summary_without_words_is_invalid() -> None:
     with pytest.raises(SchemaError, match="in words"):
         parse_summary(summary("{ { 0 }} ({1})")["arguments"])
     assert parse_summary(summary("Read two files and changed the port.")["arguments"])
+
+
+def test_exact_repeats_in_one_plan_are_dropped() -> None:
+    names = ["list_files", "read_file"]
+    parsed = parse_plan(plan(task(1, "read_file", path="a"), task(2, "read_file", path="a"),
+                             task(3, "read_file", [2], path="b"))["arguments"], names, 8, check)
+    assert [(t["id"], t["dependencies"]) for t in parsed["tasks"]] == [(1, []), (3, [1])]
+    assert parsed["notes"] == ["task 2 repeats task 1 exactly; dropped"]
