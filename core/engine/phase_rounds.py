@@ -206,8 +206,7 @@ class PhaseRunner:
         self.messages.append({"role": "user", "content": judge_instruction(
             phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)})
         result = await engine.caller.call(
-            "judge", self.messages, "judge_tasks",
-            judge_schema(names, most),
+            "judge", self.messages, "judge_tasks", judge_schema(names, most),
             lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
             ack=lambda _: "Verdict recorded.")
         judge = result.value or degraded_judge(result.problem)

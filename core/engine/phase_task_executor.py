@@ -154,8 +154,7 @@ class PhaseTaskExecutor(EngineBase):
         messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION}]
         names, most = self.tools.names(), self.settings.max_tasks_per_round
         result = await self.caller.call(
-            "phase_planner", messages, "phase_planner",
-            phase_planner_schema(names, most),
+            "phase_planner", messages, "phase_planner", phase_planner_schema(names, most),
             lambda args: parse_phase_plan(args, names, most, self.check_arguments),
             counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
         if result.value is None:
