@@ -173,8 +173,8 @@ class PhaseRunner:
         self.guard.stalls += 1
         phase = self.phase
         if self.guard.stalls >= STALLS_TO_END:
-            self._end("incomplete", "stalled: the plans kept repeating calls already made "
-                                    "in this phase")
+            self._end("incomplete", "stalled: the plans kept repeating calls already made, "
+                                    "with nothing new to learn from them")
             message = "the plan repeats earlier work again; the phase ends."
         else:
             self.mode, self.detail = "replan", evidence
