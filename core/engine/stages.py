@@ -6,7 +6,8 @@ uses: what the engine knows itself (which tasks ran, which failed, rates, totals
 asked back, and fields with a sensible default are optional — every token a model
 generates costs time. ``parse_*`` functions take the decoded arguments and return a typed
 object with the defaults filled in, or raise ``SchemaError`` with a message the model can
-act on.
+act on. Plans (and phase plans) are repaired rather than refused where that is safe
+(``task_specs``): what was repaired is listed in the result's ``notes``.
 """
 
 from __future__ import annotations
