@@ -35,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jsonl", action="store_true", help="print one JSON event per line")
     parser.add_argument("--model-script", metavar="FILE", help="replay a scripted model file")
     parser.add_argument("--classic", action="store_true", help="use the classic engine")
-    parser.add_argument("--yes", action="store_true", help="approve every command and write")
+    parser.add_argument("--yes", action="store_true",
+                        help="approve every command and write; a request the model finds "
+                             "unclear is worked on as written instead of asking")
     parser.add_argument("--dump-context", metavar="DIR",
                         help="write each model call's messages as JSON into DIR")
     parser.add_argument("--conversation", type=int, metavar="ID",
@@ -145,7 +147,7 @@ async def _run(settings: Settings, workspace: Path, model: Any, request: str,
         print(f"error: {exc.args[0]}", file=sys.stderr)
         return USAGE_ERROR
     engine = create_engine(settings, workspace, model=model, memory=memory, run_id=run_id,
-                           thinking=thinking)
+                           thinking=thinking, can_ask=not args.yes)
     loop = asyncio.get_running_loop()
     try:
         loop.add_signal_handler(signal.SIGINT, engine.cancel)

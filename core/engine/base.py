@@ -37,10 +37,12 @@ class EngineBase:
 
     def __init__(self, model: ChatModel, tools: ToolManager, settings: Settings,
                  workspace: Path, *, run_id: str | None = None, memory: str = "",
-                 thinking: ChatModel | None = None) -> None:
+                 thinking: ChatModel | None = None, can_ask: bool = True) -> None:
         """``thinking``: the separate model of the thinking stages, owned by the engine (closed
-        when the run ends); ``model`` belongs to the caller, who closes it."""
+        when the run ends); ``model`` belongs to the caller, who closes it. ``can_ask``:
+        someone can answer a clarification (not headless --yes)."""
         self.model = model
+        self.can_ask = can_ask  # someone can answer a clarification (not headless --yes)
         self.tools = tools
         self.settings = settings
         self.memory = memory
@@ -56,6 +58,7 @@ class EngineBase:
         self.tally = RunTally(status="failed")
         self.base_messages: list[Message] = []
         self.changed_files: list[str] = []
+        self.file_changes = 0
         self._queue: asyncio.Queue[Event] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._stops = 0
@@ -64,6 +67,8 @@ class EngineBase:
 
     def emit(self, event: Event) -> None:
         """Queue ``event`` for the consumer, with every known API key redacted from it."""
+        if isinstance(event, FileChanged):
+            self.file_changes += 1
         if isinstance(event, FileChanged) and event.path not in self.changed_files:
             self.changed_files.append(event.path)
             self.on_file_changed(event.path)

@@ -17,12 +17,14 @@ from core.approval import ApprovalBroker
 from core.events import Event, TaskFinished, TaskStarted
 from core.llm.base import Message, ToolCall
 from core.models.task import Task
+from core.engine.placeholders import resolve
 from core.engine.scheduler import schedule
 from core.engine.stage_caller import assistant_calls, tool_message
 from core.tools.base import ApprovalAction, RunState, ToolContext, ToolManager
 
 UI_RESULT_CAP = 200_000
 MODEL_RESULT_CAP = 4_000
+SUCCEEDED = ("done", "skipped")
 
 
 class Executor:
@@ -36,20 +38,27 @@ class Executor:
         self._path_locks: dict[str, asyncio.Lock] = {}
 
     async def execute(self, tasks: list[Task], phase_id: int) -> None:
+        """Run the tasks still pending; a task finished before (skipped) counts as done for
+        the tasks that depend on it, and ``"$N"`` arguments get task N's result."""
         by_id = {t.id: t for t in tasks}
         plan = schedule({t.id: t.dependencies for t in tasks}, {t.id: t.priority for t in tasks})
         for task_id, reason in plan.refused.items():
-            self._finish_unrun(by_id[task_id], phase_id, "failed", f"not run: {reason}")
+            if not by_id[task_id].finished:
+                self._finish_unrun(by_id[task_id], phase_id, "failed", f"not run: {reason}")
         for level in plan.levels:
             runnable = []
             for task_id in level:
                 task = by_id[task_id]
-                bad = [d for d in task.dependencies if by_id[d].status != "done"]
+                if task.finished:
+                    continue
+                bad = [d for d in task.dependencies if by_id[d].status not in SUCCEEDED]
                 if bad:
                     self._finish_unrun(task, phase_id, "blocked",
                                        f"blocked: dependency {', '.join(map(str, bad))} "
                                        "did not succeed")
                 else:
+                    task.arguments = resolve(task.arguments, {
+                        t.id: t.result for t in tasks if t.status in SUCCEEDED})
                     runnable.append(task)
             await asyncio.gather(*(self._run_one(t, phase_id) for t in runnable))
 

@@ -26,7 +26,7 @@ _COMMON = {"the", "and", "for", "with", "that", "this", "from", "into", "all", "
 
 def _last_round_clean(phase: Phase) -> bool:
     last = [t for t in phase.tasks if t.round == phase.rounds]
-    return bool(last) and all(t.status == "done" for t in last)
+    return bool(last) and all(t.status in ("done", "skipped") for t in last)
 
 
 def phase_status(phase: Phase) -> RequirementStatus:

@@ -11,9 +11,10 @@ from typing import Any, Protocol
 from core.config import Settings
 from core.engine.execute import Executor
 from core.engine.stage_caller import Accounting, StageCaller
+from core.engine.stall import Done
 from core.events import Event
 from core.llm.base import Message
-from core.tools.base import ToolManager
+from core.tools.base import RunState, ToolManager
 
 
 class PhaseHost(Protocol):
@@ -25,7 +26,12 @@ class PhaseHost(Protocol):
     base_messages: list[Message]
     context_window: int
     reanalysed: bool
+    run_state: RunState
+    file_changes: int
+    actions: dict[str, Done]  # every call the run executed, by action (see ``stall``)
 
     def emit(self, event: Event) -> None: ...
 
     def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
+
+    def tool_parameters(self) -> dict[str, dict[str, Any]]: ...

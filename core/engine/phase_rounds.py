@@ -8,7 +8,9 @@ that round runs without a Plan call — more work of the phase, the failed tasks
 corrected, or, when the phase ends completed, the first round of the next phase
 (``handoff``). Think runs under "auto" only when the verdict leaves the decision open.
 A plan or judge that stays invalid after one repair degrades safely: an empty plan ends
-the round, a broken judge counts the round as not completed.
+the round, a broken judge counts the round as not completed. A plan that only repeats
+calls already made is not run (``stall``): replanned with the evidence once, then the
+phase ends; calls already made inside a new plan are held back (``round_execute``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from typing import Any
 from core.engine.context import compact, rounds_digest
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
 from core.engine.execute import execution_messages
+from core.engine.placeholders import add_dependencies
+from core.engine.round_execute import execute_round
+from core.engine.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.task import Task
 from core.engine.phase_host import PhaseHost
@@ -49,6 +54,8 @@ class PhaseRunner:
         self.detail = ""
         self.round_starts: list[int] = []
         self.head = 0
+        self.guard = StallGuard(lambda tool, args: bool(engine.tools.written_paths(tool, args)),
+                                record.phase.id, engine.actions)
 
     async def run(self, earlier: str) -> str:
         """Run the phase; returns "done" or "reanalyse"."""
@@ -87,18 +94,21 @@ class PhaseRunner:
                 break
             phase.rounds += 1
             self.round_starts.append(len(self.messages))
-            tasks = self._take_pending() if self.pending else await self._plan()
-            if not tasks:
+            planned = self._take_pending() if self.pending else await self._plan()
+            if not planned[0]:
                 self.round_starts.pop()
                 bad_plans += 1
                 if bad_plans >= 2:
                     self._end("failed", "no valid plan could be made")
                 continue
             bad_plans = 0
-            await engine.executor.execute(tasks, phase.id)
+            if self._stalled(planned[0]):
+                continue
+            tasks = self._start(*planned)
+            facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
             self.messages += execution_messages(tasks, phase.id, phase.rounds)
             self._compact()
-            outcome = await self._judge_and_route(tasks)
+            outcome = await self._judge_and_route(tasks, facts)
         return outcome
 
     def _compact(self) -> None:
@@ -122,7 +132,7 @@ class PhaseRunner:
         if reason and status != "completed":
             self.phase.failed_reason = reason
 
-    async def _plan(self) -> list[Task]:
+    async def _plan(self) -> tuple[list[dict[str, Any]], str]:
         engine, phase = self.engine, self.phase
         settings = engine.settings
         names = engine.tools.names()
@@ -131,7 +141,7 @@ class PhaseRunner:
             self.detail)})
         result = await engine.caller.call(
             "plan", self.messages, "plan_tool_call",
-            plan_schema(names, settings.max_tasks_per_round),
+            plan_schema(names, settings.max_tasks_per_round, engine.tool_parameters()),
             lambda args: parse_plan(args, names, settings.max_tasks_per_round, self.engine.check_arguments),
             counted=True, ack=lambda p: f"Accepted: {len(p['tasks'])} task(s).")
         if result.value is None:
@@ -139,16 +149,43 @@ class PhaseRunner:
             engine.emit(Notice(level="warning", stage="plan",
                                message=f"Phase {phase.id}, round {phase.rounds}: no usable "
                                        "plan; the round ends without tasks."))
-            return []
-        return self._start(result.value["tasks"], result.value["reasoning"])
+            return [], ""
+        self._notes("plan", result.value["notes"])
+        return result.value["tasks"], result.value["reasoning"]
 
-    def _take_pending(self) -> list[Task]:
+    def _notes(self, stage: str, notes: list[str]) -> None:
+        for note in notes:
+            self.engine.emit(Notice(level="warning", stage=stage, message=(
+                f"Phase {self.phase.id}, round {self.phase.rounds}: the plan was repaired: "
+                f"{note}.")))
+
+    def _take_pending(self) -> tuple[list[dict[str, Any]], str]:
         """The round the judge already planned: no Plan call."""
         specs, self.pending = self.pending, []
-        return self._start(specs, self.pending_reason)
+        return specs, self.pending_reason
+
+    def _stalled(self, specs: list[dict[str, Any]]) -> bool:
+        """A plan that brings nothing new is not run: the first time the phase is replanned
+        with the evidence, the second time it ends."""
+        evidence = self.guard.stale(specs, self.engine.file_changes)
+        if not evidence:
+            return False
+        self.guard.stalls += 1
+        phase = self.phase
+        if self.guard.stalls >= STALLS_TO_END:
+            self._end("incomplete", "stalled: the plans kept repeating calls already made, "
+                                    "with nothing new to learn from them")
+            message = "the plan repeats earlier work again; the phase ends."
+        else:
+            self.mode, self.detail = "replan", evidence
+            message = "the plan only repeats earlier work; asking for a different plan."
+        self.engine.emit(Notice(level="warning", stage="plan",
+                                message=f"Phase {phase.id}, round {phase.rounds}: {message}"))
+        return True
 
     def _start(self, specs: list[dict[str, Any]], reasoning: str) -> list[Task]:
         phase = self.phase
+        add_dependencies(specs)
         tasks = [Task(id=t["id"], title=t["title"], description=t["description"],
                       tool=t["tool"], arguments=t["arguments"], priority=t["priority"],
                       dependencies=list(t["dependencies"]), round=phase.rounds,
@@ -160,19 +197,21 @@ class PhaseRunner:
                                       tasks=[t.card() for t in tasks], mode=self.mode))  # type: ignore[arg-type]
         return tasks
 
-    async def _judge_and_route(self, tasks: list[Task]) -> str:
+    async def _judge_and_route(self, tasks: list[Task], facts: str) -> str:
         engine, phase = self.engine, self.phase
         if engine.accounting.exhausted:
             self._end("stopped", "the iteration budget is spent before the round was judged")
             return "done"
         names, most = engine.tools.names(), engine.settings.max_tasks_per_round
         self.messages.append({"role": "user", "content": judge_instruction(
-            phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase)})
+            phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)})
         result = await engine.caller.call(
             "judge", self.messages, "judge_tasks", judge_schema(names, most),
             lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
             ack=lambda _: "Verdict recorded.")
         judge = result.value or degraded_judge(result.problem)
+        if result.value is not None:
+            self._notes("judge", judge["notes"])
         self.engine.emit(apply_verdict(self.phase, judge, tasks, degraded=result.value is None))
         completed = bool(judge["phase_completed"])
         action = judge["next_action"]

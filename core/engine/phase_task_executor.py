@@ -12,6 +12,7 @@ and every Plan/Judge/Think call; analysis and the summary are outside it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
@@ -22,6 +23,7 @@ from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INS
     analyser_user, execution_request, reanalyse_user, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
+from core.engine.stall import Done
 from core.schema import coerce
 from core.engine.stages import REQUEST_ANALYSER, Analysis, parse_analysis, parse_phase_plan, \
     phase_planner_schema
@@ -39,6 +41,7 @@ class PhaseTaskExecutor(EngineBase):
         self._current: PhaseRecord | None = None
         self._request = ""
         self.reanalysed = False
+        self.actions: dict[str, Done] = {}
 
     def on_file_changed(self, path: str) -> None:
         if self._current is not None and path not in self._current.changed_files:
@@ -61,11 +64,9 @@ class PhaseTaskExecutor(EngineBase):
                                       complexity=analysis.complexity,
                                       estimated_phases=analysis.estimated_phases))
             analyst = self.caller.roles.for_stage("request_analyser")
-            if analysis.clarification_needed and not analyst.capabilities.clarification_trusted:
-                self.emit(Notice(level="info", stage="request_analyser", message=(
-                    "The model asked for clarification (" + "; ".join(
-                        analysis.clarification_questions) + "); it cannot judge that "
-                    "reliably, so the run continues with the request as it is.")))
+            if analysis.clarification_needed and not (
+                    analyst.capabilities.clarification_trusted and self.can_ask):
+                analysis = self.assume(analysis)
             elif analysis.clarification_needed:
                 self.emit(Clarification(questions=analysis.clarification_questions,
                                         analysis=analysis.__dict__.copy()))
@@ -79,6 +80,20 @@ class PhaseTaskExecutor(EngineBase):
                     record.phase.status = "superseded"
             problem = self.records[-1].phase.failed_reason or "the judge flagged it"
             analysis = await self.analyse(reanalyse_user(request, analysis.as_text(), problem))
+
+    def assume(self, analysis: Analysis) -> Analysis:
+        """Go on with the request as written, the unanswered questions recorded as an
+        assumption in the structured request."""
+        questions = "; ".join(analysis.clarification_questions)
+        analyst = self.caller.roles.for_stage("request_analyser")
+        why = ("it cannot judge that reliably" if not analyst.capabilities.clarification_trusted
+               else "nobody can answer in this run")
+        self.emit(Notice(level="info", stage="request_analyser", message=(
+            f"The model asked for clarification ({questions}); {why}, so the run continues "
+            "with the request as it is.")))
+        assumed = f"Unanswered questions ({questions[:300]}): proceed on the request as written"
+        return replace(analysis, clarification_needed=False, clarification_questions=[],
+                       constraints=[*analysis.constraints, assumed])
 
     async def analyse(self, user_text: str) -> Analysis:
         messages: list[Message] = [{"role": "system", "content": ANALYSER_SYSTEM},
@@ -148,11 +163,20 @@ class PhaseTaskExecutor(EngineBase):
             "phase_planner", messages, "phase_planner", phase_planner_schema(names, most),
             lambda args: parse_phase_plan(args, names, most, self.check_arguments),
             counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
-        return result.value if result.value is not None else single
+        if result.value is None:
+            return single
+        for note in result.value["notes"]:
+            self.emit(Notice(level="warning", stage="phase_planner",
+                             message=f"The phase plan was repaired: {note}."))
+        return result.value
 
     def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """A task's arguments checked against its tool's parameters."""
         return coerce(arguments, self.tools.parameters(tool))
+
+    def tool_parameters(self) -> dict[str, dict[str, Any]]:
+        """Each tool's parameter schema, MCP tools included, for the plan schemas."""
+        return {name: self.tools.parameters(name) for name in self.tools.names()}
 
     def finish_phases(self) -> None:
         for record in self.records:

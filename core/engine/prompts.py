@@ -94,9 +94,11 @@ def plan_instruction(round_no: int, max_rounds: int, max_tasks: int, mode: str,
     return head
 
 
-def judge_instruction(round_no: int, last_round: bool, next_phase: str) -> str:
+def judge_instruction(round_no: int, last_round: bool, next_phase: str, facts: str = "") -> str:
     text = (f"Judge round {round_no} with judge_tasks; give verdicts only for tasks not "
             "plainly done.")
+    if facts:
+        text = f"{facts}\n\n{text}"
     if not last_round:
         text += (" If you know the next round's tasks, give them as next_tasks (that implies "
                  "continue_phase; retry_failed: the failed ones, corrected).")

@@ -14,11 +14,13 @@ from core.tools import run_tools
 
 def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | None = None,
                   memory: list[dict[str, Any]] | None = None,
-                  run_id: str | None = None, thinking: ChatModel | None = None) -> EngineBase:
+                  run_id: str | None = None, thinking: ChatModel | None = None,
+                  can_ask: bool = True) -> EngineBase:
     """The engine ``settings.use_phase_task`` selects, on ``model`` or the configured provider.
 
     ``thinking`` serves the thinking stages (the engine closes it when the run ends); without
-    ``model`` both come from the settings. Raises ``ValueError`` with a clear message when
+    ``model`` both come from the settings. ``can_ask``: someone can answer a clarification;
+    without, the run goes on as written. Raises ``ValueError`` with a clear message when
     the workspace is not a folder or the thinking model is set up wrongly.
     """
     folder = Path(workspace).expanduser()
@@ -34,4 +36,4 @@ def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | Non
     else:
         from core.engine.classic_executor import ClassicExecutor as engine_class  # type: ignore[assignment]
     return engine_class(model, run_tools(settings, folder), settings, folder, run_id=run_id,
-                        memory=format_memory(memory or []), thinking=thinking)
+                        memory=format_memory(memory or []), thinking=thinking, can_ask=can_ask)

@@ -6,7 +6,8 @@ uses: what the engine knows itself (which tasks ran, which failed, rates, totals
 asked back, and fields with a sensible default are optional — every token a model
 generates costs time. ``parse_*`` functions take the decoded arguments and return a typed
 object with the defaults filled in, or raise ``SchemaError`` with a message the model can
-act on.
+act on. Plans (and phase plans) are repaired rather than refused where that is safe
+(``task_specs``): what was repaired is listed in the result's ``notes``.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Mapping
 
 from core.schema import SchemaError, coerce
-from core.engine.scheduler import find_cycle
+from core.engine.task_specs import Check, checked_tasks, repair_dependencies, task_schema
 
 MAX_PHASES = 5
 MAX_TASKS = 8
+WORD = re.compile(r"[^\W\d_]{2,}")
 DEFAULT_QUALITY = 8.0
 
 
@@ -92,55 +94,45 @@ THINK = _object({
     "next_round_strategy": _str(200, "What the next round should do differently."),
 }, ["user_summary", "phase_completed", "continue_phase"])
 
+SUMMARY_CHARS = 1500  # what a small model writes in one go without losing the JSON
+
 SUMMARIZER = _object({
-    "final_summary": _str(4000, "The complete summary for the person, in Markdown.", least=3),
-    "phases_completed": _int(0, MAX_PHASES, "Phases completed."),
-    "total_tasks_executed": _int(0, 1000, "Tasks executed."),
-    "total_rounds": _int(0, 100, "Rounds run."),
-    "highlights": _strings(6, 200, "Key results."),
-    "quality_assessment": _str(100, "Overall quality in a few words."),
+    "final_summary": _str(SUMMARY_CHARS, "The summary for the person, in Markdown: at most "
+                          "about 200 words.", least=3),
+    "highlights": _strings(4, 120, "Key results; default none."),
+    "quality_assessment": _str(60, "Overall quality in a few words."),
     "requirements": {"type": "array", "maxItems": 8, "items": _object({
-        "requirement": _str(200, "The requirement, as listed."),
+        "requirement": _str(120, "The requirement, as listed."),
         "status": {"type": "string", "enum": ["done", "failed", "not_attempted"]},
-        "evidence": _str(200, "The tasks, files or commands that show it."),
+        "evidence": _str(120, "The tasks, files or commands that show it."),
     }, ["requirement", "status", "evidence"]),
         "description": "One entry per requirement, in the order given."},
-}, ["final_summary", "phases_completed", "total_tasks_executed", "total_rounds", "highlights",
-    "quality_assessment", "requirements"])
+}, ["final_summary", "requirements"])
 
 
-def task_schema(tool_names: list[str]) -> dict[str, Any]:
-    """One planned task: the ``tool`` is an enum of the registered tools."""
-    return _object({
-        "id": _int(1, 99, "Unique in the plan; default: its position (1, 2, ...)."),
-        "tool": {"type": "string", "enum": list(tool_names)},
-        "arguments": {"type": "object", "maxProperties": 6, "description": "The tool's arguments."},
-        "title": _str(60, "Short title; default: tool and first argument."),
-        "description": _str(200, "Why, if not obvious."),
-        "priority": _int(1, 10, "10 = most important; default 5."),
-        "dependencies": _ids(MAX_TASKS, "Ids of tasks of this plan to finish first."),
-    }, ["tool", "arguments"])
-
-
-def plan_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, Any]:
-    """plan_tool_call's schema."""
+def plan_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
+                parameters: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """plan_tool_call's schema; with ``parameters``, each task's arguments follow its tool."""
     return _object({
         "reasoning": _str(200, "Why this plan, briefly."),
         "tasks": {"type": "array", "minItems": 1, "maxItems": max_tasks,
-                  "items": task_schema(tool_names)},
+                  "items": task_schema(tool_names, parameters)},
     }, ["tasks"])
 
 
-def phase_planner_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, Any]:
+def phase_planner_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
+                         parameters: Mapping[str, dict[str, Any]] | None = None
+                         ) -> dict[str, Any]:
     """phase_planner's schema: the phases, and optionally the first phase's first tasks."""
     schema = copy.deepcopy(PHASE_PLANNER)
     schema["properties"]["first_tasks"] = {
-        "type": "array", "maxItems": max_tasks, "items": task_schema(tool_names),
+        "type": "array", "maxItems": max_tasks, "items": task_schema(tool_names, parameters),
         "description": "The first round's tasks of the phase that runs first, if known."}
     return schema
 
 
-def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str, Any]:
+def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
+                 parameters: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """judge_tasks's schema: the verdict, and optionally the next round's tasks."""
     return _object({
         "next_action": {"type": "string",
@@ -154,7 +146,8 @@ def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS) -> dict[str,
         "quality_score": _number(0, 10, "Default 8."),
         "failed_reason": _str(200, "Why something failed or is missing."),
         "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"]},
-        "next_tasks": {"type": "array", "maxItems": max_tasks, "items": task_schema(tool_names),
+        "next_tasks": {"type": "array", "maxItems": max_tasks,
+                       "items": task_schema(tool_names, parameters),
                        "description": "The next round's tasks, if known."},
     }, ["user_summary"])
 
@@ -196,19 +189,28 @@ class Analysis:
 
 
 def parse_analysis(args: dict[str, Any]) -> Analysis:
+    """A valid analysis; a clarification without a concrete question is ignored."""
     data = coerce(args, REQUEST_ANALYSER)
     data.setdefault("constraints", [])
     data.setdefault("clarification_needed", False)
     data.setdefault("clarification_questions", [])
-    if data["clarification_needed"] and not data["clarification_questions"]:
-        raise SchemaError("$.clarification_questions: give at least one question when "
-                          "clarification_needed is true")
+    questions = [q for q in data["clarification_questions"] if concrete_question(q)]
+    data["clarification_questions"] = questions
+    if not questions:
+        data["clarification_needed"] = False
     return Analysis(**{name: data[name] for name in REQUEST_ANALYSER["properties"]})
+
+
+def concrete_question(text: str) -> bool:
+    """A question a person could answer: two words asked ("Which file?") or four said."""
+    words = len(WORD.findall(text))
+    return words >= 4 or (words >= 2 and text.strip().endswith("?"))
 
 
 def parse_phases(args: dict[str, Any]) -> dict[str, Any]:
     """A valid phase plan with the defaults filled in: ids by position, and each phase
-    depending on the one before it unless the strategy is parallel."""
+    depending on the one before it unless the strategy is parallel. Duplicate ids are an
+    error; unknown dependencies and cycles are removed, each with a note."""
     data = coerce(args, PHASE_PLANNER)
     data.setdefault("execution_strategy", "sequential")
     for position, phase in enumerate(data["phases"], start=1):
@@ -219,18 +221,10 @@ def parse_phases(args: dict[str, Any]) -> dict[str, Any]:
     ids = [p["id"] for p in data["phases"]]
     if len(set(ids)) != len(ids):
         raise SchemaError("$.phases: phase ids must be unique")
-    graph = {p["id"]: [d for d in p["dependencies"]] for p in data["phases"]}
-    for pid, deps in graph.items():
-        unknown = [d for d in deps if d not in graph]
-        if unknown:
-            raise SchemaError(f"$.phases: phase {pid} depends on unknown phase(s) {unknown}")
-    cycle = find_cycle(graph)
-    if cycle:
-        raise SchemaError("$.phases: dependency cycle " + " → ".join(map(str, cycle)))
+    notes: list[str] = []
+    repair_dependencies({p["id"]: p["dependencies"] for p in data["phases"]}, "phase", notes)
+    data["notes"] = notes
     return data
-
-
-Check = Callable[[str, dict[str, Any]], Any]
 
 
 def parse_phase_plan(args: dict[str, Any], tool_names: list[str], max_tasks: int,
@@ -239,64 +233,41 @@ def parse_phase_plan(args: dict[str, Any], tool_names: list[str], max_tasks: int
     first = args.get("first_tasks", []) if isinstance(args, dict) else []
     data = parse_phases({k: v for k, v in args.items() if k != "first_tasks"}
                         if isinstance(args, dict) else args)
-    tasks = coerce({"first_tasks": first},
-                   {"type": "object", "properties": {"first_tasks": phase_planner_schema(
-                       tool_names, max_tasks)["properties"]["first_tasks"]}})["first_tasks"]
-    data["first_tasks"] = checked_tasks(tasks, "$.first_tasks", check_arguments)
+    _most(first, max_tasks, "$.first_tasks")
+    data["first_tasks"] = checked_tasks(first, "$.first_tasks", tool_names, check_arguments,
+                                        data["notes"])
     return data
+
+
+def _most(tasks: Any, max_tasks: int, where: str) -> None:
+    if isinstance(tasks, list) and len(tasks) > max_tasks:
+        raise SchemaError(f"{where}: at most {max_tasks} tasks per round, got {len(tasks)}; "
+                          "split the work over more rounds")
 
 
 def parse_plan(args: dict[str, Any], tool_names: list[str], max_tasks: int,
                check_arguments: Check) -> dict[str, Any]:
-    """A valid plan; task arguments are checked against their tool's parameters."""
-    if isinstance(args, dict) and isinstance(args.get("tasks"), list) \
-            and len(args["tasks"]) > max_tasks:
-        raise SchemaError(f"$.tasks: at most {max_tasks} tasks per round, got "
-                          f"{len(args['tasks'])}; split the work over more rounds")
-    data = coerce(args, plan_schema(tool_names, max_tasks))
+    """A plan of the usable tasks; ``notes`` says what was repaired or dropped."""
+    if isinstance(args, dict):
+        _most(args.get("tasks"), max_tasks, "$.tasks")
+    outline = plan_schema(tool_names, max_tasks)
+    outline["properties"]["tasks"]["items"] = {}
+    data = coerce(args, outline)
     data.setdefault("reasoning", "")
-    data["tasks"] = checked_tasks(data["tasks"], "$.tasks", check_arguments)
+    data["notes"] = []
+    data["tasks"] = checked_tasks(data["tasks"], "$.tasks", tool_names, check_arguments,
+                                  data["notes"], allow_empty=False)
     return data
-
-
-def checked_tasks(tasks: list[dict[str, Any]], where: str, check: Check) -> list[dict[str, Any]]:
-    """Tasks with unique ids, arguments checked against their tool, and defaults filled in."""
-    for position, task in enumerate(tasks, start=1):
-        task.setdefault("id", position)
-    ids = [t["id"] for t in tasks]
-    if len(set(ids)) != len(ids):
-        raise SchemaError(f"{where}: task ids must be unique in a plan")
-    for i, task in enumerate(tasks):
-        try:
-            task["arguments"] = coerce_arguments(task["tool"], task["arguments"], check)
-        except SchemaError as exc:
-            raise SchemaError(f"{where}[{i}] ({task['tool']}): {exc}") from None
-        task.setdefault("title", default_title(task["tool"], task["arguments"]))
-        task.setdefault("description", "")
-        task.setdefault("priority", 5)
-        task.setdefault("dependencies", [])
-    return tasks
-
-
-def default_title(tool: str, arguments: dict[str, Any]) -> str:
-    first = next((str(v) for v in arguments.values() if isinstance(v, (str, int, float))), "")
-    first = " ".join(first.split())
-    return f"{tool} {first}"[:60].strip()
-
-
-def coerce_arguments(tool: str, arguments: dict[str, Any], check: Check) -> dict[str, Any]:
-    result = check(tool, arguments)
-    return result if isinstance(result, dict) else arguments
 
 
 def parse_judge(args: dict[str, Any], tool_names: list[str], max_tasks: int,
                 check_arguments: Check) -> dict[str, Any]:
     """A valid verdict with the defaults filled in; ``next_tasks`` checked like a plan's."""
-    if isinstance(args, dict) and isinstance(args.get("next_tasks"), list) \
-            and len(args["next_tasks"]) > max_tasks:
-        raise SchemaError(f"$.next_tasks: at most {max_tasks} tasks per round, got "
-                          f"{len(args['next_tasks'])}")
-    data = coerce(args, judge_schema(tool_names, max_tasks))
+    if isinstance(args, dict):
+        _most(args.get("next_tasks"), max_tasks, "$.next_tasks")
+    outline = judge_schema(tool_names, max_tasks)
+    outline["properties"]["next_tasks"]["items"] = {}
+    data = coerce(args, outline)
     if "next_action" not in data:
         if not data.get("next_tasks") or data.get("phase_completed"):
             raise SchemaError("$: missing required field 'next_action' (only next_tasks for "
@@ -308,8 +279,9 @@ def parse_judge(args: dict[str, Any], tool_names: list[str], max_tasks: int,
     data.setdefault("phase_completed",
                     data["next_action"] == "end_phase" and not data["failed_reason"])
     data.setdefault("problem_level", "execution")
-    data["next_tasks"] = checked_tasks(data.get("next_tasks", []), "$.next_tasks",
-                                       check_arguments)
+    data["notes"] = []
+    data["next_tasks"] = checked_tasks(data.get("next_tasks", []), "$.next_tasks", tool_names,
+                                       check_arguments, data["notes"])
     return data
 
 
@@ -320,15 +292,14 @@ def parse_think(args: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-WORD = re.compile(r"[^\W\d_]{2,}")
-
-
 def parse_summary(args: dict[str, Any]) -> dict[str, Any]:
     """A valid summary; a missing ``requirements`` list is accepted (the engine completes the
     checklist from its own record)."""
     if isinstance(args, dict) and "requirements" not in args:
         args = {**args, "requirements": []}
     data = coerce(args, SUMMARIZER)
+    data.setdefault("highlights", [])
+    data.setdefault("quality_assessment", "")
     if len(WORD.findall(data["final_summary"])) < 3:
         raise SchemaError("$.final_summary: describe the run in words (what was done, what "
                           "changed, what is left)")

@@ -40,8 +40,8 @@ def apply_verdict(phase: Phase, judge: dict[str, Any], tasks: list[Task],
                              "comment": verdict["comment"], "actual": task.status})
         elif not degraded:
             task.quality_score = judge["quality_score"] if task.status == "done" else 0.0
-            verdicts.append({"task_id": task.id, "title": task.title,
-                             "status": "done" if task.status == "done" else "failed",
+            status = task.status if task.status in ("done", "skipped") else "failed"
+            verdicts.append({"task_id": task.id, "title": task.title, "status": status,
                              "quality": task.quality_score, "comment": "",
                              "actual": task.status})
     phase.judgements.append(judge)
@@ -56,18 +56,22 @@ def apply_verdict(phase: Phase, judge: dict[str, Any], tasks: list[Task],
 
 
 def failed_tasks(judge: dict[str, Any], tasks: list[Task]) -> list[Task]:
-    """Tasks that did not run cleanly, or that the judge found failed or partial."""
+    """Tasks that did not run cleanly, or that the judge found failed or partial; a task
+    skipped because the same call already succeeded is not failed."""
     bad = {v["task_id"] for v in judge["task_evaluation"] if v["status"] in JUDGED_BAD}
-    return [t for t in tasks if t.status != "done" or t.id in bad]
+    return [t for t in tasks if t.status not in ("done", "skipped") or t.id in bad]
 
 
 def verdict_is_open(judge: dict[str, Any], tasks: list[Task]) -> bool:
     """Whether the verdict leaves the decision open, so that Think should settle it: it
     contradicts itself (a reached goal that is not ended, an end without the goal and
-    without a reason) or the facts (a reached goal although tasks failed), or it goes on
-    after failures without saying how (neither a retry, a replan nor the next tasks)."""
+    without a reason) or the facts (a reached goal although tasks failed, a retry with
+    nothing failed), or it goes on after failures without saying how (neither a retry, a
+    replan nor the next tasks)."""
     completed, action = judge["phase_completed"], judge["next_action"]
     failed = bool(failed_tasks(judge, tasks))
+    if action == "retry_failed" and not failed and not judge["next_tasks"]:
+        return True
     if completed:
         return action != "end_phase" or failed
     if action == "end_phase":

@@ -65,6 +65,12 @@ async def edit_file(ctx: ToolContext, path: PathArg,
     original = await asyncio.to_thread(_read_for_edit, target)
     text = original.decode("utf-8", errors="surrogateescape")
     starts = _occurrences(text, old_text)
+    if old_text in new_text and starts:  # e.g. port → listen_port: never apply it twice
+        fresh = [start for start in starts if not _within_new(text, start, old_text, new_text)]
+        if not fresh:
+            raise ToolError(f"the change is already made: every match of old_text in "
+                            f"{target.rel} is already part of new_text")
+        starts = fresh
     if not starts:
         raise ToolError(f"old_text was not found in {target.rel} (0 matches); read the file "
                         "and copy the text exactly, including whitespace")
@@ -102,6 +108,13 @@ def _occurrences(text: str, needle: str) -> list[int]:
         found.append(at)
         at = text.find(needle, at + 1)
     return found
+
+
+def _within_new(text: str, start: int, old_text: str, new_text: str) -> bool:
+    """Whether the match of ``old_text`` at ``start`` lies inside an occurrence of
+    ``new_text`` (the edit was applied there already)."""
+    return any(text.startswith(new_text, start - offset)
+               for offset in _occurrences(new_text, old_text) if start - offset >= 0)
 
 
 def _line_of(text: str, index: int) -> int:

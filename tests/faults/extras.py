@@ -40,7 +40,8 @@ def nine_tasks(ws: Path) -> CellResult:
 
 
 def task_cycle(ws: Path) -> CellResult:
-    cyclic = plan(task(1, "list_files", [2]), task(2, "list_files", [1]),
+    cyclic = plan(task(1, "list_files", [2], pattern="*.py"),
+                  task(2, "list_files", [1], pattern="*.md"),
                   task(3, "read_file", path="README.md"))
     return run_scenario(Cell("phase", "plan_tool_call", "task_cycle"),
                         _phase(plan_tool_call=[cyclic], judge_tasks=[judge([3], [1, 2])]),

@@ -34,32 +34,33 @@ def test_more_than_eight_tasks_are_refused_and_the_next_plan_runs(tmp_path: Path
     assert finished.status == "completed" and summary.generated_by == "model"
 
 
-def test_a_task_dependency_cycle_fails_those_tasks_and_runs_the_rest(tmp_path: Path) -> None:
+def test_a_task_dependency_cycle_is_broken_and_every_task_runs(tmp_path: Path) -> None:
     result = EXTRAS["phase-task_cycle"](tmp_path / "ws")
     ended(result)
-    outcome = {e.task_id: (e.status, e.error) for e in of(result, "task_finished")}
-    assert outcome[3] == ("done", "")
-    for task_id in (1, 2):
-        assert outcome[task_id][0] == "failed"
-        assert "not run: dependency cycle" in outcome[task_id][1]
-    assert [e.task_id for e in of(result, "task_started")] == [3]
+    assert "task dependency cycle 1 → 2 → 1: task 1 no longer waits for task 2" in \
+        result.texts()
+    planned = of(result, "tasks_planned")[0].tasks
+    assert [t["dependencies"] for t in planned] == [[], [1], []]
+    outcome = {e.task_id: e.status for e in of(result, "task_finished")}
+    assert outcome == {1: "done", 2: "done", 3: "done"}
 
 
-def test_a_phase_dependency_cycle_degrades_to_one_phase(tmp_path: Path) -> None:
+def test_a_phase_dependency_cycle_is_broken_and_both_phases_run(tmp_path: Path) -> None:
     result = EXTRAS["phase-phase_cycle"](tmp_path / "ws")
     _, finished = ended(result)
-    assert "dependency cycle 1 → 2 → 1" in result.texts() or \
-        "dependency cycle 2 → 1 → 2" in result.texts()
-    assert [p["name"] for p in of(result, "phases_planned")[0].phases] == ["Main"]
+    assert "phase dependency cycle 1 → 2 → 1: phase 1 no longer waits for phase 2" in \
+        result.texts()
+    assert [(p["name"], p["dependencies"]) for p in of(result, "phases_planned")[0].phases] == [
+        ("A", []), ("B", [1])]
     assert finished.status == "completed"
 
 
-def test_duplicate_task_ids_are_refused_then_repaired(tmp_path: Path) -> None:
+def test_duplicate_task_ids_are_renumbered_and_both_tasks_run(tmp_path: Path) -> None:
     result = EXTRAS["phase-duplicate_task_ids"](tmp_path / "ws")
     ended(result)
-    assert "task ids must be unique" in result.texts()
-    assert [len(e.tasks) for e in of(result, "tasks_planned")] == [1]
-    assert [e.status for e in of(result, "task_finished")] == ["done"]
+    assert "task id 1 was used twice; the second is task 2" in result.texts()
+    assert [[t["id"] for t in e.tasks] for e in of(result, "tasks_planned")] == [[1, 2]]
+    assert [e.status for e in of(result, "task_finished")] == ["done", "done"]
 
 
 def test_estimated_rounds_of_ten_to_the_fifteen_are_clamped(tmp_path: Path) -> None:

@@ -120,6 +120,8 @@ def test_a_stage_parser_returns_a_valid_object_or_a_schema_error(stage: str,
     if stage == "plan_tool_call":
         assert 1 <= len(result["tasks"]) <= 8
         assert len({t["id"] for t in result["tasks"]}) == len(result["tasks"])
+        refused = schedule({t["id"]: t["dependencies"] for t in result["tasks"]}).refused
+        assert refused == {}  # unknown ids and cycles are repaired before anything runs
         for entry in result["tasks"]:
             assert coerce(entry["arguments"], REGISTRY.parameters(entry["tool"])) == \
                 entry["arguments"]

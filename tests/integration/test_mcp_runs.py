@@ -26,6 +26,11 @@ def test_a_phase_run_offers_runs_and_judges_the_time_servers_tool(tmp_path: Path
 
     planning = model.requests[1]
     assert "time__get_current_time" in json.dumps(planning["tools"])
+    branches = planning["tools"][0]["function"]["parameters"]["properties"]["tasks"]["items"]
+    mcp = [b["properties"]["arguments"] for b in branches["anyOf"]
+           if b["properties"]["tool"]["enum"] == ["time__get_current_time"]]
+    assert mcp and mcp[0]["required"] == ["timezone"]  # the plan schema knows MCP parameters
+    assert mcp[0]["properties"]["timezone"]["type"] == "string"
     system = planning["messages"][0]["content"]
     assert ("- time__get_current_time(timezone: string) — [MCP server time] Get current time "
             "in a specific timezone") in system

@@ -105,8 +105,8 @@ def test_retry_prompt_carries_only_the_failed_tasks_and_reasons(ws: Path) -> Non
 
 def test_budget_exhausted_summarizer_is_outside_the_budget(ws: Path) -> None:
     replies = [analysis(phases=5), phases(*[(i, f"P{i}", [], 3) for i in range(1, 6)])]
-    for _ in range(14):
-        replies += [plan(task(1, "list_files")),
+    for n in range(14):  # each round new work: a repeated call would stall the phase
+        replies += [plan(task(1, "search_code", pattern=f"word{n}")),
                     judge([1], completed=False, action="continue_phase")]
     replies += [plan(task(1, "list_files")), summary()]  # the 30th counted call is a plan
     events, model = run(replies, ws, max_iterations=30, think_stage="never")
@@ -150,15 +150,19 @@ def test_nine_tasks_are_rejected(ws: Path) -> None:
     assert finished.status == "completed" and final.generated_by == "model"
 
 
-def test_phase_dependency_cycle_is_invalid(ws: Path) -> None:
+def test_phase_dependency_cycle_is_repaired_not_fatal(ws: Path) -> None:
     cyclic = phases((1, "A", [2]), (2, "B", [1]))
-    events, _ = run([analysis(phases=2), cyclic, cyclic,
-                     plan(task(1, "list_files")), judge([1]), summary()], ws)
+    events, model = run([analysis(phases=2), cyclic,
+                         plan(task(1, "list_files")), judge([1]),
+                         plan(task(1, "read_file", path="README.md")), judge([1]), summary()], ws)
     ending(events)
-    assert any("dependency cycle" in n.message for n in of(events, "notice"))
+    assert any("phase plan was repaired" in n.message and "dependency cycle 1 → 2 → 1"
+               in n.message for n in of(events, "notice"))
     planned = of(events, "phases_planned")[0]
-    assert [p["name"] for p in planned.phases] == ["Main"]  # degraded to one phase
-    assert [e.status for e in of(events, "task_finished")] == ["done"]
+    assert [(p["name"], p["dependencies"]) for p in planned.phases] == [("A", []), ("B", [1])]
+    assert [e.name for e in of(events, "phase_started")] == ["A", "B"]
+    assert [e.status for e in of(events, "task_finished")] == ["done", "done"]
+    assert model.remaining == 0
 
 
 def test_unknown_tool_in_plan_is_refused_then_repaired(ws: Path) -> None:

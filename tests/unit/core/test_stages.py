@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from core.schema import SchemaError
+from core.schema import SchemaError, coerce
 from core.engine.stages import (PHASE_PLANNER, REQUEST_ANALYSER, SUMMARIZER, THINK, judge_schema,
                          parse_analysis, parse_judge, parse_phases, parse_plan, plan_schema)
 from tests.support.script import analysis, phases, plan, task
@@ -100,11 +100,13 @@ def test_integers_are_clamped() -> None:
     assert parse_analysis(data).estimated_phases == 1
 
 
-def test_phase_cycles_unknown_ids_and_duplicates_are_invalid() -> None:
-    with pytest.raises(SchemaError, match="cycle"):
-        parse_phases(phases((1, "A", [2]), (2, "B", [1]))["arguments"])
-    with pytest.raises(SchemaError, match="unknown phase"):
-        parse_phases(phases((1, "A", [7]))["arguments"])
+def test_phase_cycles_and_unknown_ids_are_repaired_duplicates_are_invalid() -> None:
+    cyclic = parse_phases(phases((1, "A", [2]), (2, "B", [1]))["arguments"])
+    assert [p["dependencies"] for p in cyclic["phases"]] == [[], [1]]
+    assert any("cycle 1 → 2 → 1" in note for note in cyclic["notes"])
+    unknown = parse_phases(phases((1, "A", [7]))["arguments"])
+    assert unknown["phases"][0]["dependencies"] == []
+    assert unknown["notes"] == ["phase 1: removed unknown dependency id(s) [7]"]
     with pytest.raises(SchemaError, match="unique"):
         parse_phases(phases((1, "A", []), (1, "B", []))["arguments"])
 
@@ -126,16 +128,62 @@ def test_plan_limits_tools_and_arguments() -> None:
         parse_plan(plan(task(1, "rm_rf"))["arguments"], names, 8, check)
     with pytest.raises(SchemaError, match=r"tasks\[0\] \(read_file\).*path"):
         parse_plan(plan(task(1, "read_file"))["arguments"], names, 8, check)
-    with pytest.raises(SchemaError, match="unique"):
-        parse_plan(plan(task(1, "list_files"), task(1, "list_files"))["arguments"], names, 8,
-                   check)
 
 
-def test_clarification_needs_questions() -> None:
+def test_a_plan_keeps_its_valid_tasks_and_repairs_ids_and_dependencies() -> None:
+    names = ["list_files", "read_file"]
+    mixed = parse_plan(plan(task(1, "rm_rf"), task(2, "read_file", [1, 9], path="a"),
+                            task(3, "read_file"), task(2, "list_files", [4], path="x"),
+                            task(4, "list_files", [2], path="y"))["arguments"], names, 8, check)
+    assert [(t["id"], t["tool"], t["dependencies"]) for t in mixed["tasks"]] == [
+        (2, "read_file", []), (5, "list_files", [4]), (4, "list_files", [2])]
+    notes = " | ".join(mixed["notes"])
+    assert "dropped task 1" in notes and "rm_rf" in notes and "dropped task 3" in notes
+    assert "task id 2 was used twice; the second is task 5" in notes
+    assert "removed unknown dependency id(s) [1, 9]" in notes
+
+
+def test_an_unknown_extra_argument_is_dropped_not_the_plan() -> None:
+    from core.tools import default_registry
+
+    registry = default_registry()
+
+    def strict(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return coerce(arguments, registry.parameters(tool))
+
+    parsed = parse_plan(plan(task(1, "read_file", path="a.py", overwrite=True,
+                                  encoding="utf-8"))["arguments"],
+                        registry.names(), 8, strict)
+    assert parsed["tasks"][0]["arguments"] == {"path": "a.py"}
+    assert sorted(parsed["notes"]) == [
+        "task 1 (read_file): dropped the unknown argument 'encoding'",
+        "task 1 (read_file): dropped the unknown argument 'overwrite'"]
+
+
+def test_the_plan_schema_constrains_arguments_by_tool() -> None:
+    from core.tools import default_registry
+
+    registry = default_registry()
+    parameters = {name: registry.parameters(name) for name in registry.names()}
+    items = plan_schema(registry.names(), 8, parameters)["properties"]["tasks"]["items"]
+    branches = {b["properties"]["tool"]["enum"][0]: b for b in items["anyOf"]}
+    assert set(branches) == set(registry.names())
+    write = branches["write_file"]["properties"]["arguments"]
+    assert write["additionalProperties"] is False
+    assert set(write["properties"]) == {"path", "content", "overwrite"}
+    assert set(write["required"]) == {"path", "content"}
+    assert "description" not in write["properties"]["path"]
+
+
+def test_a_clarification_without_a_concrete_question_is_ignored() -> None:
     data = analysis()["arguments"]
     data["clarification_needed"] = True
-    with pytest.raises(SchemaError, match="question"):
-        parse_analysis(data)
+    assert parse_analysis(data).clarification_needed is False
+    data["clarification_questions"] = ["N/A", "none"]
+    assert parse_analysis(data).clarification_needed is False
+    data["clarification_questions"] = ["Which file?", "none"]
+    parsed = parse_analysis(data)
+    assert parsed.clarification_needed and parsed.clarification_questions == ["Which file?"]
 
 
 def test_long_strings_are_cut_not_refused() -> None:
@@ -150,3 +198,11 @@ def test_a_summary_without_words_is_invalid() -> None:
     with pytest.raises(SchemaError, match="in words"):
         parse_summary(summary("{ { 0 }} ({1})")["arguments"])
     assert parse_summary(summary("Read two files and changed the port.")["arguments"])
+
+
+def test_exact_repeats_in_one_plan_are_dropped() -> None:
+    names = ["list_files", "read_file"]
+    parsed = parse_plan(plan(task(1, "read_file", path="a"), task(2, "read_file", path="a"),
+                             task(3, "read_file", [2], path="b"))["arguments"], names, 8, check)
+    assert [(t["id"], t["dependencies"]) for t in parsed["tasks"]] == [(1, []), (3, [1])]
+    assert parsed["notes"] == ["task 2 repeats task 1 exactly; dropped"]

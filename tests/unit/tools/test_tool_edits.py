@@ -119,3 +119,16 @@ def test_edit_does_not_overwrite_a_change_made_while_asking(harness: Harness) ->
     assert result.error == ("m.py changed while waiting for approval; nothing was written; "
                             "read it again and redo the edit")
     assert target.read_text() == "a = 1\nb = 2\n" and harness.events == []
+
+
+def test_an_edit_whose_new_text_holds_the_old_is_never_applied_twice(harness: Harness) -> None:
+    target = harness.workspace / "config.json"
+    target.write_text('{"host": "0.0.0.0", "port": 8000}')
+    first = harness.call("edit_file", path="config.json", old_text="port", new_text="listen_port")
+    assert first.ok and target.read_text() == '{"host": "0.0.0.0", "listen_port": 8000}'
+    again = harness.call("edit_file", path="config.json", old_text="port", new_text="listen_port")
+    assert not again.ok and "already made" in again.error
+    assert target.read_text() == '{"host": "0.0.0.0", "listen_port": 8000}'
+    target.write_text('{"listen_port": 1, "port": 2}')  # one match left outside new_text
+    third = harness.call("edit_file", path="config.json", old_text="port", new_text="listen_port")
+    assert third.ok and target.read_text() == '{"listen_port": 1, "listen_port": 2}'

@@ -1,0 +1,81 @@
+"""What the engine knows about a round, told to the judge so that "done" is checked.
+
+Before a round runs, the files its tasks will write are read; afterwards they are read
+again. The judge gets the tasks that errored or were not run, each changed file with a
+short diff, and a warning when a write replaced an existing file with much less content
+(a file overwritten with a stub is the classic silent failure of small models).
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from core.models.task import Task
+
+READ_CAP = 256 * 1024
+DIFF_LINES = 6
+LINE_CHARS = 120
+SHRINK_RATIO = 0.5
+SHRINK_LEAST = 40
+
+Snapshot = dict[str, str | None]
+
+
+def snapshot(workspace: Path, paths: set[str]) -> Snapshot:
+    """The text of each path (None when it does not exist or cannot be read)."""
+    texts: Snapshot = {}
+    for rel in sorted(paths):
+        target = workspace / rel
+        try:
+            if not target.is_file() or target.stat().st_size > READ_CAP:
+                texts[rel] = None
+                continue
+            texts[rel] = target.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            texts[rel] = None
+    return texts
+
+
+def _diff(before: str, after: str) -> list[str]:
+    lines = [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                                   lineterm="", n=0)
+             if not line.startswith(("---", "+++", "@@"))]
+    shown = ["    " + line[:LINE_CHARS] for line in lines[:DIFF_LINES]]
+    if len(lines) > DIFF_LINES:
+        shown.append(f"    … {len(lines) - DIFF_LINES} more changed line(s)")
+    return shown
+
+
+def file_facts(before: Snapshot, after: Snapshot) -> list[str]:
+    lines: list[str] = []
+    for path, old in before.items():
+        new = after.get(path)
+        if old == new:
+            continue
+        if new is None:
+            lines.append(f"- {path}: deleted")
+            continue
+        if old is None:
+            lines.append(f"- {path}: created ({len(new):,} characters)")
+            continue
+        lines.append(f"- {path}: modified ({len(old):,} → {len(new):,} characters)")
+        lines += _diff(old, new)
+        if len(old) >= SHRINK_LEAST and len(new) < len(old) * SHRINK_RATIO:
+            lines.append(f"- WARNING: {path} was replaced by much less content; check that "
+                         "nothing it needed was lost")
+    return lines
+
+
+def round_facts(tasks: list[Task], before: Snapshot, after: Snapshot) -> str:
+    """The facts for the judge, or "" when every task simply succeeded without writing."""
+    lines = []
+    for status in ("failed", "blocked", "skipped"):
+        ids = [str(t.id) for t in tasks if t.status == status]
+        if ids:
+            lines.append(f"- {status}: task{'s' if len(ids) > 1 else ''} {', '.join(ids)}"
+                         + (" (already done earlier)" if status == "skipped" else ""))
+    lines += file_facts(before, after)
+    if not lines:
+        return ""
+    return "Facts recorded by the engine (check your verdict against them):\n" + "\n".join(lines)

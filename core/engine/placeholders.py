@@ -1,0 +1,47 @@
+"""Task results as arguments of later tasks of the same plan (LLMCompiler-style ``$N``).
+
+A plan cannot write a value it has not seen: a task whose argument is exactly ``"$N"``
+(N the id of another task of the same plan) gets task N's result as that argument,
+resolved just before it runs, and waits for task N. Only whole values are replaced, so
+``$1`` inside a shell command (``awk '{print $1}'``) stays as written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+PLACEHOLDER = re.compile(r"^\s*\$(\d{1,2})\s*$")
+
+
+def _ref(value: Any, ids: set[int]) -> int | None:
+    if not isinstance(value, str):
+        return None
+    match = PLACEHOLDER.match(value)
+    if match is None or int(match.group(1)) not in ids:
+        return None
+    return int(match.group(1))
+
+
+def references(arguments: dict[str, Any], ids: set[int]) -> list[int]:
+    """The task ids whose results ``arguments`` use."""
+    found = [_ref(v, ids) for v in arguments.values()]
+    return sorted({ref for ref in found if ref is not None})
+
+
+def add_dependencies(specs: list[dict[str, Any]]) -> None:
+    """Make every task wait for the tasks whose results its arguments use."""
+    ids = {s["id"] for s in specs}
+    for spec in specs:
+        for ref in references(spec["arguments"], ids - {spec["id"]}):
+            if ref not in spec["dependencies"]:
+                spec["dependencies"].append(ref)
+
+
+def resolve(arguments: dict[str, Any], results: dict[int, str]) -> dict[str, Any]:
+    """``arguments`` with each ``"$N"`` replaced by task N's result (when it has one)."""
+    resolved = {}
+    for name, value in arguments.items():
+        ref = _ref(value, set(results))
+        resolved[name] = results[ref].strip() if ref is not None else value
+    return resolved
