@@ -157,6 +157,8 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
+        self.test_label.setText(stored_probe_line(settings))
+
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.test_label)
@@ -278,3 +280,18 @@ async def _probe_line(settings: Settings) -> str:
         await model.aclose()
     chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
     return f"\nProbe: {result.describe()}{chosen}."
+
+
+def stored_probe_line(settings: Settings) -> str:
+    """What the last probe of the configured endpoint and model found ("" when there is none,
+    or the model is not an OpenAI-compatible endpoint)."""
+    if settings.effective_provider() != "openai":
+        return ""
+    from core.llm.probe import stored
+
+    result = stored(settings.base_url, settings.model)
+    if result is None:
+        return (f"{settings.model or 'This model'} at this endpoint has not been probed yet: "
+                "Test connection (or the first run) finds how its stage calls are forced.")
+    chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
+    return f"Last probe of this endpoint: {result.describe()}{chosen}."

@@ -200,3 +200,23 @@ def test_a_missing_offline_model_file_is_reported_by_test_connection(
     qtbot.waitUntil(lambda: "Connection failed" in dialog.test_label.text(), timeout=15000)
     assert "nowhere.gguf' does not exist" in dialog.test_label.text()
     dialog.reject()
+
+
+def test_the_dialog_shows_the_stored_probe_of_the_configured_endpoint(
+        qtbot: QtBot, make_window: WindowMaker) -> None:
+    from core.llm.probe import ProbeResult, store
+
+    url = "http://127.0.0.1:9/v1"
+    settings, _ = config.load()
+    config.save(config.from_mapping({"provider": "openai", "base_url": url,
+                                     "model": "probed-model"}, settings))
+    store(url, "probed-model", ProbeResult(chosen="json_schema",
+                                           honoured={"named": False, "json_schema": True}))
+    dialog = make_window().open_settings()
+    assert dialog.test_label.text() == ("Last probe of this endpoint: stage calls use "
+                                        "'json_schema' (named ✗, json_schema ✓).")
+    dialog.reject()
+    config.save(config.from_mapping({"model": "never-probed"}, config.load()[0]))
+    dialog = make_window().open_settings()
+    assert "has not been probed yet" in dialog.test_label.text()
+    dialog.reject()
