@@ -127,4 +127,6 @@ def summarizer_instruction(status_line: str, reports: str,
                f"show it:\n{listed}")
     return (f"The run has ended: {status_line}\n\nReports of the phases:\n{reports}\n\n"
             "Write the final summary for the person with summarizer, in Markdown: what was "
-            f"done, what changed, what failed and why, and what is left. {ask}")
+            "done, what changed, what failed and why, and what is left. If the request asks "
+            "a question, begin with the answer, quoting the exact values (names, numbers, "
+            f"text) the task results above show. {ask}")

@@ -269,10 +269,7 @@ def parse_judge(args: dict[str, Any], tool_names: list[str], max_tasks: int,
     outline["properties"]["next_tasks"]["items"] = {}
     data = coerce(args, outline)
     if "next_action" not in data:
-        if not data.get("next_tasks") or data.get("phase_completed"):
-            raise SchemaError("$: missing required field 'next_action' (only next_tasks for "
-                              "this phase imply continue_phase)")
-        data["next_action"] = "continue_phase"
+        data["next_action"] = implied_action(data)
     data.setdefault("task_evaluation", [])
     data.setdefault("quality_score", DEFAULT_QUALITY)
     data.setdefault("failed_reason", "")
@@ -283,6 +280,15 @@ def parse_judge(args: dict[str, Any], tool_names: list[str], max_tasks: int,
     data["next_tasks"] = checked_tasks(data.get("next_tasks", []), "$.next_tasks", tool_names,
                                        check_arguments, data["notes"])
     return data
+
+
+def implied_action(verdict: dict[str, Any]) -> str:
+    """The next action a verdict without one implies (small models leave the optional field
+    out): a reached goal ends the phase, anything else goes on (with the next tasks when it
+    gives them; without, the verdict is open and Think settles it)."""
+    if verdict.get("phase_completed") and not verdict.get("next_tasks"):
+        return "end_phase"
+    return "continue_phase"
 
 
 def parse_think(args: dict[str, Any]) -> dict[str, Any]:
