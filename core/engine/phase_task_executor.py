@@ -20,7 +20,7 @@ from core.llm.base import Message
 from core.models.phase import Phase
 from core.engine.phase_rounds import PhaseRunner
 from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
-    analyser_user, execution_request, reanalyse_user, tool_catalogue
+    SUMMARIZER_SYSTEM, analyser_user, execution_request, reanalyse_user, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
 from core.engine.stall import Done
@@ -94,6 +94,12 @@ class PhaseTaskExecutor(EngineBase):
         assumed = f"Unanswered questions ({questions[:300]}): proceed on the request as written"
         return replace(analysis, clarification_needed=False, clarification_questions=[],
                        constraints=[*analysis.constraints, assumed])
+
+    def summary_context(self) -> list[Message]:
+        """The structured request without the agent's tool catalogue: the summarizer offers
+        its own tool (so no cached prefix is shared with the rounds) and plans nothing."""
+        request = [m for m in self.base_messages if m["role"] == "user"][:1]
+        return [{"role": "system", "content": SUMMARIZER_SYSTEM}, *request]
 
     async def analyse(self, user_text: str) -> Analysis:
         messages: list[Message] = [{"role": "system", "content": ANALYSER_SYSTEM},

@@ -20,6 +20,11 @@ AGENT_SYSTEM = (
     "Tools a task can use:\n{tools}"
 )
 
+SUMMARIZER_SYSTEM = (
+    "You are PhaseDesk, an agent that worked on a workspace folder in phases for the person. "
+    "The run is over; you report on it truthfully from the reports you are given."
+)
+
 CLASSIC_SYSTEM = (
     "You are PhaseDesk, an agent working in a workspace folder through tools. Call tools to "
     "gather information or make changes; several independent calls may go in one reply. After "

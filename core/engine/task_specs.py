@@ -76,6 +76,18 @@ def generic_task_schema(tool_names: list[str]) -> dict[str, Any]:
                          "description": "The tool's arguments."})
 
 
+def lean_task_schema(tool_names: list[str]) -> dict[str, Any]:
+    """A task as the judge's next tasks and the phase planner's first tasks offer it: the
+    tool, its arguments and dependencies; id, title, description and priority have
+    defaults, so they are not offered (their descriptions would cost every such call)."""
+    return {"type": "object", "description": "A task; its id is its position. "
+            "dependencies: ids to finish first; an argument \"$N\" is task N's result.",
+            "properties": {"tool": {"type": "string", "enum": list(tool_names)},
+                           "arguments": {"type": "object", "maxProperties": 6},
+                           "dependencies": _ids()},
+            "required": ["tool", "arguments"]}
+
+
 def compact(schema: dict[str, Any]) -> dict[str, Any]:
     """A parameter schema without descriptions, defaults or anything a decoder needs not."""
     out: dict[str, Any] = {k: copy.deepcopy(v) for k, v in schema.items()
@@ -105,7 +117,7 @@ def task_schema(tool_names: list[str],
     """One planned task: with ``parameters``, an ``anyOf`` keyed by tool whose branch
     constrains ``arguments`` to that tool's parameters; otherwise the generic task."""
     if not parameters:
-        return generic_task_schema(tool_names)
+        return lean_task_schema(tool_names)
     return {"description": "A task; its id is its position. dependencies: ids to finish "
                            "first; an argument \"$N\" is task N's result.",
             "anyOf": [_branch(name, parameters[name]) for name in tool_names

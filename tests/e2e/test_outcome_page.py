@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -70,8 +71,13 @@ def test_a_replayed_run_shows_the_same_outcome_and_checklist(
     submit(qtbot, window, "Move the port to 8080")
     wait_js(qtbot, window, FINISHED)
     live = texts(qtbot, window, ".summarizer-requirements li, .run-footer .outcome")
+    assert live
     conversation = window.history_view.current
     window.history_view.new()
+    wait_js(qtbot, window, "document.querySelector('.run-footer') === null")
     window.history_view.open(conversation)
     wait_js(qtbot, window, FINISHED)
-    assert texts(qtbot, window, ".summarizer-requirements li, .run-footer .outcome") == live
+    shown = ("JSON.stringify(Array.from(document.querySelectorAll("
+             "'.summarizer-requirements li, .run-footer .outcome')).map(e => e.textContent))")
+    expected = json.dumps(live, ensure_ascii=False, separators=(",", ":"))
+    wait_js(qtbot, window, f"{shown} === {json.dumps(expected)}")

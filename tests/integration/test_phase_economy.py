@@ -29,7 +29,11 @@ def test_every_call_after_the_analysis_starts_with_the_same_prefix(ws: Path) -> 
     prefix = model.requests[1]["messages"][:2]
     assert [m["role"] for m in prefix] == ["system", "user"]
     assert "Structured request" in prefix[1]["content"]
-    assert all(r["messages"][:2] == prefix for r in model.requests[1:])
+    assert all(r["messages"][:2] == prefix for r in model.requests[1:-1])
+    # the summarizer gets the structured request without the rounds' tool catalogue
+    last = model.requests[-1]["messages"]
+    assert last[1] == prefix[1] and "read_file" not in last[0]["content"]
+    assert "read_file" in prefix[0]["content"]
     # each stage's instruction comes after the prefix, never inside it
     assert "phase_planner" not in prefix[1]["content"]
     assert "phase_planner" in model.requests[1]["messages"][-1]["content"]
