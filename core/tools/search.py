@@ -98,6 +98,10 @@ class Collector:
         if self.total > self.limit:
             lines.append(f"… {self.total:,} matching lines; showing the first {self.limit}. "
                          "Narrow the pattern, path or glob, or raise max_results.")
+        else:
+            files = len({path for path, _, _ in first})
+            lines.append(f"({self.total} matching line{'s' * (self.total != 1)} in {files} "
+                         f"file{'s' * (files != 1)})")
         return "\n".join(lines)
 
 

@@ -14,7 +14,9 @@ from typing import Any
 
 CONTENT_FAULTS = ("bad_json_args", "wrong_tool", "no_tool_call", "missing_field", "oversized")
 OVERSIZED_BYTES = 1024 * 1024
-WRONG_TOOL = {"auto": "summarizer"}  # classic calls: a tool that is not offered
+WRONG_TOOL = {"auto": "summarizer"}
+# a field each stage requires (the engine defaults the optional ones)
+REQUIRED_FIELDS = ("core_goal", "phases", "tasks", "user_summary", "final_summary")  # classic calls: a tool that is not offered
 
 
 def completion_body(reply: dict[str, Any], number: int) -> dict[str, Any]:
@@ -94,7 +96,8 @@ def content_fault(fault: str, stage: str, normal: dict[str, Any]) -> dict[str, A
     if fault == "missing_field":
         arguments = dict(call.get("arguments", {})) if call else {}
         if arguments:
-            arguments.pop(next(iter(arguments)))
+            required = [k for k in REQUIRED_FIELDS if k in arguments]
+            arguments.pop(required[0] if required else next(iter(arguments)))
             return {"tool": call["tool"], "arguments": arguments}  # type: ignore[index]
         return {"tool": "read_file", "arguments": {}}
     if fault == "oversized":

@@ -81,13 +81,15 @@ def test_python_search_output(harness: Harness, monkeypatch: pytest.MonkeyPatch)
         "src/lib/notes.txt:1:needle in text",
         "src/lib/util.py:2:    # needle here",
         "z/last.py:1:def needle():",
+        "(11 matching lines in 10 files)",
     ]
     limited = _run(harness, monkeypatch, False, {"pattern": "needle", "max_results": 2})
     assert limited.splitlines()[2] == ("… 11 matching lines; showing the first 2. Narrow the "
                                        "pattern, path or glob, or raise max_results.")
     assert _run(harness, monkeypatch, False, {"pattern": "needle", "glob": "src/**/*.py"}
                 ).splitlines() == ["src/app.py:2:    needle = 1", "src/app.py:3:    return needle",
-                                   "src/lib/util.py:2:    # needle here"]
+                                   "src/lib/util.py:2:    # needle here",
+                                   "(3 matching lines in 2 files)"]
     assert _run(harness, monkeypatch, False, {"pattern": "zzz"}) == "no matches for 'zzz' in ."
 
 
