@@ -17,7 +17,7 @@ from core.approval import ApprovalBroker
 from core.events import Event, TaskFinished, TaskStarted
 from core.llm.base import Message, ToolCall
 from core.models.task import Task
-from core.engine.placeholders import resolve
+from core.engine.placeholders import resolve, unfilled
 from core.engine.scheduler import schedule
 from core.engine.stage_caller import assistant_calls, tool_message
 from core.tools.base import ApprovalAction, RunState, ToolContext, ToolManager
@@ -59,7 +59,13 @@ class Executor:
                 else:
                     task.arguments = resolve(task.arguments, {
                         t.id: t.result for t in tasks if t.status in SUCCEEDED})
-                    runnable.append(task)
+                    written = {str(p) for p in self.tools.written_paths(task.tool,
+                                                                        task.arguments)}
+                    problem = unfilled(task.arguments, written) if written else ""
+                    if problem:
+                        self._finish_unrun(task, phase_id, "failed", f"not run: {problem}")
+                    else:
+                        runnable.append(task)
             await asyncio.gather(*(self._run_one(t, phase_id) for t in runnable))
 
     def _finish_unrun(self, task: Task, phase_id: int, status: str, reason: str) -> None:

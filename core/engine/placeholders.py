@@ -12,6 +12,9 @@ import re
 from typing import Any
 
 PLACEHOLDER = re.compile(r"^\s*\$(\d{1,2})\s*$")
+# a whole value that only names a value: {{result}}, {count}, $total, <number>
+TEMPLATE = re.compile(r"^\s*(\{\{\s*[\w .\[\]-]{1,40}\s*\}\}|\{[\w .\[\]-]{1,40}\}"
+                      r"|\$[A-Za-z_]\w{0,39}|\$\d{1,2}|<[A-Za-z_][\w -]{0,39}>)\s*$")
 
 
 def _ref(value: Any, ids: set[int]) -> int | None:
@@ -45,3 +48,15 @@ def resolve(arguments: dict[str, Any], results: dict[int, str]) -> dict[str, Any
         ref = _ref(value, set(results))
         resolved[name] = results[ref].strip() if ref is not None else value
     return resolved
+
+
+def unfilled(arguments: dict[str, Any], written: set[str]) -> str:
+    """The first argument of a write that is only a placeholder for a value the plan had not
+    seen ("" when there is none); ``written`` are the paths the task writes, which may look
+    like anything."""
+    for name, value in arguments.items():
+        if isinstance(value, str) and value not in written and TEMPLATE.match(value):
+            return (f"{name} is the placeholder {value.strip()!r}, not a value: a plan cannot "
+                    "write what it has not seen. Read or search first and write the value "
+                    "you saw in the next round (or pass a task's whole result as \"$N\")")
+    return ""

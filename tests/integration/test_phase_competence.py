@@ -101,6 +101,51 @@ def test_a_task_argument_can_be_an_earlier_tasks_result(ws: Path) -> None:
     assert "$1" not in written
 
 
+def test_a_write_of_a_placeholder_is_refused_and_the_next_round_writes_the_value(
+        ws: Path) -> None:
+    events, model = run([
+        analysis("Count the TODO lines into todo_count.txt"),
+        plan(task(1, "search_code", pattern="TODO"),
+             task(2, "write_file", path="todo_count.txt", content="{{result}}")),
+        judge([1], [2], completed=False, action="retry_failed", reason="nothing written"),
+        plan(task(1, "write_file", path="todo_count.txt", content="2")),
+        judge([1]),
+        summary(),
+    ], ws)
+    first = {e.task_id: e for e in of(events, "task_finished") if e.round == 1}
+    assert first[1].status == "done" and "(2 matching lines in 1 file)" in first[1].result
+    assert first[2].status == "failed"
+    assert first[2].error.startswith("not run: content is the placeholder '{{result}}'")
+    assert (ws / "todo_count.txt").read_text() == "2"
+    # the next plan was asked for beside the error that says why
+    plans = [r for r in model.requests if r["tools"]
+             and r["tools"][0]["function"]["name"] == "plan_tool_call"]
+    assert "placeholder '{{result}}'" in "\n".join(
+        str(m.get("content")) for m in plans[1]["messages"])
+
+
+@pytest.mark.parametrize("content", ["{count}", "$total", "<number>", " {{ result }} "])
+def test_every_placeholder_form_is_refused(ws: Path, content: str) -> None:
+    events, _ = run([
+        analysis("Write the count"),
+        plan(task(1, "write_file", path="n.txt", content=content)),
+        judge([], [1], completed=False, action="end_phase", reason="not written"),
+        summary(),
+    ], ws)
+    assert of(events, "task_finished")[0].status == "failed"
+    assert not (ws / "n.txt").exists()
+
+
+@pytest.mark.parametrize("content", ["Hello {name}, welcome", "{{ user.name }} and more",
+                                     "price: $5", "export A=$HOME"])
+def test_content_that_merely_contains_braces_or_dollars_is_written(ws: Path,
+                                                                   content: str) -> None:
+    run([analysis("Write the template"),
+         plan(task(1, "write_file", path="t.txt", content=content)),
+         judge([1]), summary()], ws)
+    assert (ws / "t.txt").read_text() == content
+
+
 def test_a_shell_dollar_one_is_left_alone(ws: Path) -> None:
     events, _ = run([
         analysis("Print the first words"),
