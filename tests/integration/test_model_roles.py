@@ -59,20 +59,27 @@ def authorization(request: dict[str, Any]) -> str:
     return {k.lower(): v for k, v in request["headers"].items()}["authorization"]
 
 
+def two_phase_replies() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(main model's replies: plans and Think; thinking model's: analysis, phases, verdicts,
+    summary) of a two-phase run that writes notes.txt and reads it back."""
+    main = [plan(task(1, "write_file", path="notes.txt", content="hello from A")),
+            think(True, False, ""),
+            plan(task(1, "read_file", path="notes.txt"))]
+    thinking = [analysis("Write and check the notes", phases=2),
+                phases((1, "Write", []), (2, "Check", [1])),
+                judge([1], completed=True, action="continue_phase"),  # open: Think settles it
+                judge([1]),
+                summary("## Done\n\n- notes written and checked")]
+    return main, thinking
+
+
 def calls(events: list[Event]) -> list[tuple[str, str]]:
     return [(e.stage, e.model) for e in events if e.kind == "llm_call"]
 
 
 def test_thinking_stages_reach_the_thinking_endpoint_and_plan_think_the_main_one(
         tmp_path: Path) -> None:
-    main_replies = [plan(task(1, "write_file", path="notes.txt", content="hello from A")),
-                    think(True, False, ""),
-                    plan(task(1, "read_file", path="notes.txt"))]
-    thinking_replies = [analysis("Write and check the notes", phases=2),
-                        phases((1, "Write", []), (2, "Check", [1])),
-                        judge([1], completed=True, action="continue_phase"),  # open: Think
-                        judge([1]),
-                        summary("## Done\n\n- notes written and checked")]
+    main_replies, thinking_replies = two_phase_replies()
     with FakeOpenAI(main_replies) as main, FakeOpenAI(thinking_replies) as judge_server:
         events, thinking = run_with(role_settings(main, judge_server.base_url), tmp_path)
 
@@ -213,14 +220,7 @@ def test_the_classic_loop_stays_on_the_main_model_and_its_summary_goes_to_the_th
 
 def test_each_model_is_probed_once_and_its_stages_use_what_its_probe_found(
         tmp_path: Path) -> None:
-    main_replies = [plan(task(1, "write_file", path="notes.txt", content="hello from A")),
-                    think(True, False, ""),
-                    plan(task(1, "read_file", path="notes.txt"))]
-    thinking_replies = [analysis("Write and check the notes", phases=2),
-                        phases((1, "Write", []), (2, "Check", [1])),
-                        judge([1], completed=True, action="continue_phase"),
-                        judge([1]),
-                        summary("## Done\n\n- notes written and checked")]
+    main_replies, thinking_replies = two_phase_replies()
     with FakeOpenAI(main_replies) as main, FakeOpenAI(thinking_replies) as judge_server:
         events, _ = run_with(role_settings(main, judge_server.base_url, forcing="auto"),
                              tmp_path)
