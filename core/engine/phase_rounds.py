@@ -218,6 +218,8 @@ class PhaseRunner:
         strategy = ""
         if self._wants_think(judge, tasks, result.value is None):
             thought = await self._think()
+            if thought is not None and self._overclaims(judge, tasks, thought):
+                thought = None
             if thought is not None:
                 completed = thought["phase_completed"]
                 if not completed and not thought["continue_phase"]:
@@ -242,6 +244,22 @@ class PhaseRunner:
         if policy == "always":
             return True
         return verdict_is_open(judge, tasks)
+
+    def _overclaims(self, judge: dict[str, Any], tasks: list[Task],
+                    thought: dict[str, Any]) -> bool:
+        """Think may not call a phase complete that the judge found incomplete while writes of
+        this round failed: the engine's record outweighs a second opinion without facts (a
+        failed read, say of a file that does not exist, is Think's to weigh)."""
+        tools = self.engine.tools
+        failed = [t for t in failed_tasks(judge, tasks) if tools.written_paths(t.tool, t.arguments)]
+        if not thought["phase_completed"] or judge["phase_completed"] or not failed:
+            return False
+        ids = ", ".join(str(t.id) for t in failed)
+        self.engine.emit(Notice(level="warning", stage="think", message=(
+            f"Phase {self.phase.id}, round {self.phase.rounds}: Think called the phase complete, "
+            f"but the write{'s' if len(failed) > 1 else ''} of task{'s' if len(failed) > 1 else ''}"
+            f" {ids} failed and the judge found it incomplete; the judge's verdict stands.")))
+        return True
 
     async def _think(self) -> dict[str, Any] | None:
         engine, phase = self.engine, self.phase

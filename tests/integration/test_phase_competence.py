@@ -16,7 +16,7 @@ from core.engine.runner import create_engine
 from core.engine.stages import SUMMARIZER
 from core.llm.scripted import ScriptedModel
 from tests.support.script import (analysis, judge, of, phases, plan, run, settings, summary,
-                                  task)
+                                  task, think)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -269,3 +269,26 @@ def test_a_retry_with_nothing_failed_is_settled_by_think(ws: Path) -> None:
     assert [e.kind for e in events if e.kind in ("judged", "thought")] == ["judged", "thought"]
     finished = of(events, "phase_finished")[0]
     assert (finished.status, finished.rounds) == ("completed", 1)
+
+
+def test_think_cannot_call_a_phase_complete_when_its_edits_failed(ws: Path) -> None:
+    wrong = task(1, "edit_file", path="config.py", old_text="port = 8000", new_text="X = 1")
+    right = task(1, "edit_file", path="config.py", old_text="PORT = 8000",
+                 new_text="LISTEN_PORT = 8000")
+    events, _ = run([
+        analysis("Rename PORT to LISTEN_PORT", complexity="medium"),
+        phases((1, "Rename", [], 3)),
+        plan(wrong),
+        judge([], [1], completed=False, action="continue_phase"),
+        think(True, False),  # the small model's second opinion: "done"
+        plan(right),
+        judge([1]),
+        summary(),
+    ], ws)
+    assert (ws / "config.py").read_text() == "LISTEN_PORT = 8000\n"
+    finished = of(events, "phase_finished")[0]
+    assert (finished.status, finished.rounds) == ("completed", 2)
+    notices = [e.message for e in of(events, "notice") if e.stage == "think"]
+    assert notices == ["Phase 1, round 1: Think called the phase complete, but the write of "
+                       "task 1 failed and the judge found it incomplete; the judge's verdict "
+                       "stands."]
