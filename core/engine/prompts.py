@@ -6,11 +6,16 @@ import json
 from typing import Any
 
 ANALYSER_SYSTEM = (
-    "You analyse a person's request to PhaseDesk, an agent that works on the files of one "
-    "workspace folder with tools (list, read, search, write, edit files; run shell commands). "
-    "Call request_analyser with a structured requirement. Set clarification_needed only when "
-    "the request cannot be acted on at all; otherwise make reasonable assumptions and record "
-    "them as constraints."
+    "Turn the person's request into a structured requirement for an agent that works on the "
+    "files of one workspace folder with tools (list, read, search, write, edit files; run "
+    "shell commands). Call request_analyser. core_goal: the request's aim in one sentence. "
+    "requirements: what must be true when the work is done, taken from the request (a file "
+    "changed or created, a value written, a question answered), one per item; never steps of "
+    "the work, and nothing the request did not ask for. complexity: simple when a few tool "
+    "calls can do it (a question, a count, a fix or edit in a few files), and then "
+    "estimated_phases is 1; medium or complex only for work with distinct stages. Set "
+    "clarification_needed only when the request cannot be acted on at all; otherwise make "
+    "reasonable assumptions and record them as constraints."
 )
 
 AGENT_SYSTEM = (

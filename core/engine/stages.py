@@ -57,10 +57,12 @@ def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 REQUEST_ANALYSER = _object({
     "core_goal": _str(300, "The core goal in one sentence.", least=3),
-    "requirements": _strings(8, 200, "Concrete requirements, one per item."),
+    "requirements": _strings(8, 200, "What must be true when the work is done, one per item; "
+                              "not steps of the work."),
     "constraints": _strings(6, 200, "Constraints, e.g. 'must keep tests passing'; default none."),
     "complexity": {"type": "string", "enum": ["simple", "medium", "complex"]},
-    "estimated_phases": _int(1, MAX_PHASES, "How many phases the work needs."),
+    "estimated_phases": _int(1, MAX_PHASES, "How many phases the work needs: 1 for simple "
+                             "work."),
     "clarification_needed": {"type": "boolean", "description": "True only if the request "
                              "cannot be acted on; default false."},
     "clarification_questions": _strings(3, 200, "Questions for the person, if needed."),
