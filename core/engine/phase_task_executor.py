@@ -156,12 +156,12 @@ class PhaseTaskExecutor(EngineBase):
         return "completed"
 
     async def plan_phases(self, analysis: Analysis) -> dict[str, Any]:
-        """The phase plan: one phase without a model call for a simple one-phase request,
-        else from phase_planner (its call and answer stay out of the shared prefix)."""
+        """The phase plan: one phase without a model call when the analysis estimates one
+        phase for work that is not complex, else from phase_planner (its call and answer stay out of the shared prefix)."""
         single = {"phases": [{"id": 1, "name": "Main", "goal": analysis.core_goal,
                               "estimated_rounds": SINGLE_PHASE_ROUNDS, "dependencies": []}],
                   "execution_strategy": "sequential"}
-        if analysis.complexity == "simple" and analysis.estimated_phases == 1:
+        if analysis.estimated_phases == 1 and analysis.complexity != "complex":
             return single
         messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION}]
         names, most = self.tools.names(), self.settings.max_tasks_per_round

@@ -42,7 +42,7 @@ def menu_action(window: MainWindow, item: QListWidgetItem, text: str) -> None:
 
 
 def one_phase(goal: str, summary_md: str) -> list[dict]:
-    return [analysis(goal, complexity="medium"), phases((1, "Look", [])), plan(task(1, "read_file", path="config.py")),
+    return [analysis(goal, complexity="complex"), phases((1, "Look", [])), plan(task(1, "read_file", path="config.py")),
             judge([1]), summary(summary_md)]
 
 

@@ -52,7 +52,7 @@ def stored_marks() -> list[bool]:
 
 
 def one_phase(goal: str, summary_md: str) -> list[Reply]:
-    return [analysis(goal, complexity="medium"), phases((1, "Look", [])), plan(task(1, "read_file", path="config.py")),
+    return [analysis(goal, complexity="complex"), phases((1, "Look", [])), plan(task(1, "read_file", path="config.py")),
             judge([1]), summary(summary_md)]
 
 

@@ -137,7 +137,7 @@ def test_offline_demo_model_shows_the_banner(qtbot: QtBot, make_window: WindowMa
 
 
 def test_approval_prompt_answered_in_the_page(qtbot: QtBot, make_window: WindowMaker) -> None:
-    replies = [analysis("Run the tests", complexity="medium"), phases((1, "Check", [])),
+    replies = [analysis("Run the tests", complexity="complex"), phases((1, "Check", [])),
                plan(task(1, "run_command", command="echo hello")), judge([1]), summary()]
     factory = ScriptedFactory(replies, command_approval="ask")
     window = make_window(factory)
@@ -155,7 +155,7 @@ def test_approval_prompt_answered_in_the_page(qtbot: QtBot, make_window: WindowM
 def test_clarification_answer_starts_the_next_run_with_the_analysis(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     first = [analysis("Improve it", questions=["Which file?", "Which port?"])]
-    second = [analysis("Set the port in config.py", complexity="medium"), phases((1, "Change", [])),
+    second = [analysis("Set the port in config.py", complexity="complex"), phases((1, "Change", [])),
               plan(task(1, "read_file", path="config.py")), judge([1]), summary()]
     factory = ScriptedFactory(first, second)
     window = make_window(factory)

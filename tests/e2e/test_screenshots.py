@@ -21,7 +21,7 @@ REQUESTS = ("Add a health check endpoint to the server",
 
 
 def short_run(goal: str) -> list[dict]:
-    return [analysis(goal, complexity="medium"), phases((1, "Look around", [])),
+    return [analysis(goal, complexity="complex"), phases((1, "Look around", [])),
             plan(task(1, "read_file", path="config.py"), task(2, "list_files")),
             judge([1, 2]), summary(f"## {goal}\n\n- looked at `config.py`\n- nothing else to do")]
 

@@ -46,7 +46,7 @@ def evil_replies() -> list[dict]:
     verdict["arguments"]["task_evaluation"] = [
         {"task_id": 1, "status": "done", "quality_score": 9, "comment": PAYLOAD}]
     verdict["arguments"]["user_summary"] = "<script>window.__pwned = 'judge'</script>"
-    return [analysis("<b>goal</b><script>window.__pwned = 'goal'</script>", complexity="medium"),
+    return [analysis("<b>goal</b><script>window.__pwned = 'goal'</script>", complexity="complex"),
             phases((1, "<iframe src=x></iframe>", [])),
             plan(task(1, "list_files"), evil_task), verdict,
             summary(SUMMARY, highlights=["<img src=x onerror=\"window.__pwned = 'hl'\">"])]
@@ -121,7 +121,7 @@ MALFORMED = [
 
 def test_malformed_bridge_calls_are_ignored_and_the_app_keeps_working(
         qtbot: QtBot, make_window: WindowMaker) -> None:
-    replies = [analysis("Look", complexity="medium"), phases((1, "Look", [])), plan(task(1, "list_files")),
+    replies = [analysis("Look", complexity="complex"), phases((1, "Look", [])), plan(task(1, "list_files")),
                judge([1]), summary()]
     factory = ScriptedFactory(replies)
     window = make_window(factory)

@@ -39,7 +39,7 @@ def snapshot(folder: Path) -> Snapshot:
 
 def write_and_edit() -> list[Reply]:
     """One round: edit config.py and create docs/notes.md (and its folder)."""
-    return [analysis("Move the port and write notes", complexity="medium"), phases((1, "Change", [])),
+    return [analysis("Move the port and write notes", complexity="complex"), phases((1, "Change", [])),
             plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000",
                       new_text="PORT = 8080"),
                  task(2, "write_file", path="docs/notes.md", content="# Notes\n\nPort 8080.\n")),
@@ -155,7 +155,7 @@ def test_undo_is_refused_while_a_run_is_going(
         monkeypatch: pytest.MonkeyPatch) -> None:
     slow_judge = judge([1])
     slow_judge["delay_s"] = 30
-    slow = [analysis("Look again", complexity="medium"), phases((1, "Look", [])),
+    slow = [analysis("Look again", complexity="complex"), phases((1, "Look", [])),
             plan(task(1, "read_file", path="config.py")), slow_judge, summary("## Looked")]
     window = make_window(ScriptedFactory(write_and_edit(), slow))
     submit(qtbot, window, "move the port and write notes")

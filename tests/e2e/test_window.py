@@ -97,7 +97,7 @@ def test_auto_scroll_follows_until_the_person_scrolls_up(qtbot: QtBot,
 
 def test_a_long_summary_is_collapsed_and_expands(qtbot: QtBot, make_window: WindowMaker) -> None:
     long_md = "## Details\n\n" + "\n\n".join(f"Paragraph {i} of the report." for i in range(60))
-    replies = [analysis("Report", complexity="medium"), phases((1, "Look", [])), plan(task(1, "list_files")),
+    replies = [analysis("Report", complexity="complex"), phases((1, "Look", [])), plan(task(1, "list_files")),
                judge([1]), summary(long_md)]
     window = make_window(ScriptedFactory(replies))
     submit(qtbot, window, "report")

@@ -34,7 +34,7 @@ CLASSIC_STAGES = ("tool_round", "final_answer", "summarizer")
 
 
 def phase_replies() -> dict[str, list[dict[str, Any]]]:
-    return {"request_analyser": [analysis("Read the README", complexity="medium")],
+    return {"request_analyser": [analysis("Read the README", complexity="complex")],
             "phase_planner": [phases((1, "Read", [], 1))],
             "plan_tool_call": [plan(task(1, "read_file", path="README.md"))],
             "judge_tasks": [judge([1], summary="Read the README; it says hello.")],

@@ -44,7 +44,7 @@ def write(tid: int, path: str, tag: str) -> dict[str, Any]:
 def writing_script(delay_s: float = 0.12) -> dict[str, Any]:
     """Three rounds of writes, edits and overwrites, with a pause before every reply."""
     replies = [
-        analysis("Write three files", complexity="medium"), phases((1, "Write", [], 3)),
+        analysis("Write three files", complexity="complex"), phases((1, "Write", [], 3)),
         plan(write(1, "a.txt", "a1"), write(2, "b.txt", "b1")),
         judge([1, 2], completed=False, action="continue_phase"),
         plan(write(1, "a.txt", "a2"),
@@ -57,7 +57,7 @@ def writing_script(delay_s: float = 0.12) -> dict[str, Any]:
 
 
 def command_script(command: str, summary_delay_s: float = 0.0) -> dict[str, Any]:
-    return {"replies": [analysis("Wait for a command", complexity="medium"), phases((1, "Wait", [])),
+    return {"replies": [analysis("Wait for a command", complexity="complex"), phases((1, "Wait", [])),
                         plan(task(1, "run_command", command=command, timeout_s=120)),
                         judge([1]),
                         {**summary("## Stopped\n\nThe command was stopped."),

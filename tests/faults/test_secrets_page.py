@@ -22,7 +22,7 @@ def test_the_page_never_shows_the_key(qtbot: QtBot, make_window: WindowMaker,  #
                                       workspace: Path) -> None:  # noqa: F811
     secrets.store_api_key(KEY)  # the configured key, as the settings dialog saves it
     (workspace / ".env").write_text(f"OPENAI_API_KEY={KEY}\n", encoding="utf-8")
-    replies = [analysis(f"Check the key {KEY}", complexity="medium"), phases((1, f"Key {KEY}", [])),
+    replies = [analysis(f"Check the key {KEY}", complexity="complex"), phases((1, f"Key {KEY}", [])),
                plan(task(1, "read_file", path=".env"),
                     task(2, "run_command", command="cat .env")),
                judge([1, 2], summary=f"The .env file holds {KEY}."),

@@ -25,7 +25,7 @@ async def recorded_run(store: Store, conversation: int, request: str, replies: l
 
 
 def simple(goal: str, text: str) -> list:
-    return [analysis(goal, complexity="medium"), phases((1, "Do", [])), plan(task(1, "list_files")), judge([1]),
+    return [analysis(goal, complexity="complex"), phases((1, "Do", [])), plan(task(1, "list_files")), judge([1]),
             summary(f"{text} and the work is done")]
 
 
@@ -54,7 +54,7 @@ def test_window_keeps_recent_runs_and_milestones(tmp_path: Path) -> None:
 
     async def go() -> None:
         await recorded_run(store, conversation, "r1", [
-            analysis("Write a file", complexity="medium"), phases((1, "Write", [])),
+            analysis("Write a file", complexity="complex"), phases((1, "Write", [])),
             plan(task(1, "write_file", path="new.txt", content="hi")), judge([1]),
             summary("MILESTONE-WRITE wrote a new file")], tmp_path)
         for i in range(2, 6):

@@ -54,7 +54,7 @@ def test_each_stage_forces_exactly_its_tool_and_keeps_pairs(tmp_path: Path) -> N
 
 
 def test_raw_request_text_only_reaches_the_analyser(tmp_path: Path) -> None:
-    replies = [analysis("List the files", complexity="medium"), phases((1, "List", [])),
+    replies = [analysis("List the files", complexity="complex"), phases((1, "List", [])),
                plan(task(1, "list_files")), judge([1]), summary()]
     with FakeOpenAI(replies) as server:
         run_against(server, tmp_path)
@@ -65,7 +65,7 @@ def test_raw_request_text_only_reaches_the_analyser(tmp_path: Path) -> None:
 
 
 def test_usage_from_the_endpoint_is_reported(tmp_path: Path) -> None:
-    replies = [analysis(complexity="medium"), phases((1, "List", [])), plan(task(1, "list_files")), judge([1]),
+    replies = [analysis(complexity="complex"), phases((1, "List", [])), plan(task(1, "list_files")), judge([1]),
                summary()]
     with FakeOpenAI(replies) as server:
         events = run_against(server, tmp_path)

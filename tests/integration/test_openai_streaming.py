@@ -72,7 +72,7 @@ def _sent_calls(reply: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_an_endpoint_that_answers_whole_is_used_and_not_asked_to_stream_again(
         tmp_path: Path) -> None:
-    replies = [analysis(complexity="medium"), phases((1, "List", [])), plan(task(1, "list_files")),
+    replies = [analysis(complexity="complex"), phases((1, "List", [])), plan(task(1, "list_files")),
                judge([1]), summary(SUMMARY_TEXT)]
     with FakeOpenAI(replies, streams=False) as server:
         events = _run(server, tmp_path)
@@ -135,7 +135,7 @@ def _wait(condition: Any, limit_s: float = 5.0) -> None:
 
 def test_a_streamed_run_shows_the_summary_as_written_and_records_no_progress(
         tmp_path: Path) -> None:
-    replies = [analysis(complexity="medium"), phases((1, "List", [])), plan(task(1, "list_files")),
+    replies = [analysis(complexity="complex"), phases((1, "List", [])), plan(task(1, "list_files")),
                {**judge([1], summary="Listed the folder."), "stream": {"piece": 8, "delay_s": 0.03}},
                {**summary(SUMMARY_TEXT), "stream": {"piece": 6, "delay_s": 0.06}}]
     with FakeOpenAI(replies) as server, Store(tmp_path / "history.db") as store:

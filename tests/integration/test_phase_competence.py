@@ -39,7 +39,7 @@ def judge_prompts(model: ScriptedModel) -> list[str]:
 def test_retry_runs_only_what_failed_and_the_judge_is_told(ws: Path) -> None:
     rename = task(2, "edit_file", path="README.md", old_text="# demo", new_text="# Demo app")
     events, model = run([
-        analysis("Rename the title and read the notes", complexity="medium"),
+        analysis("Rename the title and read the notes", complexity="complex"),
         phases((1, "Edit", [], 3)),
         plan(task(1, "read_file", path="config.py"), rename,
              task(3, "read_file", path="NOTES.md")),
@@ -68,7 +68,7 @@ def test_retry_runs_only_what_failed_and_the_judge_is_told(ws: Path) -> None:
 def test_a_failing_call_is_not_repeated_on_an_unchanged_workspace(ws: Path) -> None:
     missing = task(1, "read_file", path="missing.txt")
     events, model = run([
-        analysis("Read the notes", complexity="medium"), phases((1, "Read", [], 5)),
+        analysis("Read the notes", complexity="complex"), phases((1, "Read", [], 5)),
         plan(missing), judge([], [1], completed=False, action="retry_failed"),
         plan(missing),  # the same failing call: replanned with the evidence
         plan(missing, task(2, "read_file", [1], path="README.md")),  # still nothing new: ends
@@ -259,7 +259,7 @@ def test_headless_yes_never_ends_asking_for_clarification(tmp_path: Path, ws: Pa
 
 def test_a_retry_with_nothing_failed_is_settled_by_think(ws: Path) -> None:
     events, _ = run([
-        analysis("Look", complexity="medium"), phases((1, "Look", [], 3)),
+        analysis("Look", complexity="complex"), phases((1, "Look", [], 3)),
         plan(task(1, "list_files")),
         judge([1], completed=False, action="retry_failed", reason="retry"),
         {"tool": "think", "arguments": {"user_summary": "The files are listed; done.",
@@ -276,7 +276,7 @@ def test_think_cannot_call_a_phase_complete_when_its_edits_failed(ws: Path) -> N
     right = task(1, "edit_file", path="config.py", old_text="PORT = 8000",
                  new_text="LISTEN_PORT = 8000")
     events, _ = run([
-        analysis("Rename PORT to LISTEN_PORT", complexity="medium"),
+        analysis("Rename PORT to LISTEN_PORT", complexity="complex"),
         phases((1, "Rename", [], 3)),
         plan(wrong),
         judge([], [1], completed=False, action="continue_phase"),

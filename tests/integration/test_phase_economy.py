@@ -156,6 +156,32 @@ def test_the_phase_planner_can_give_the_first_tasks_so_no_plan_call_is_needed(ws
     assert model.remaining == 0
 
 
+@pytest.mark.parametrize("complexity", ["simple", "medium"])
+def test_one_estimated_phase_of_work_that_is_not_complex_is_not_phase_planned(
+        ws: Path, complexity: str) -> None:
+    events, model = run([
+        analysis("Read", complexity=complexity),
+        plan(task(1, "read_file", path="README.md")),
+        judge([1], summary="Read the README."),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "plan", "judge", "summarizer"]
+    assert [p.name for p in of(events, "phase_started")] == ["Main"]
+    assert finished_ok(events) and model.remaining == 0
+
+
+def test_complex_work_is_phase_planned_even_when_one_phase_is_estimated(ws: Path) -> None:
+    events, _ = run([
+        analysis("Read", complexity="complex"),
+        phases((1, "Read the README", [])),
+        plan(task(1, "read_file", path="README.md")),
+        judge([1], summary="Read the README."),
+        summary(),
+    ], ws)
+    assert stages_of(events)[:2] == ["request_analyser", "phase_planner"]
+    assert [p.name for p in of(events, "phase_started")] == ["Read the README"]
+
+
 def finished_ok(events: list) -> bool:
     return events[-1].status == "completed" and events[-2].generated_by == "model"
 

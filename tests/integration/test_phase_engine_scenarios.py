@@ -88,7 +88,7 @@ def test_three_phases_with_failure_retry_and_replan(ws: Path) -> None:
 
 def test_retry_prompt_carries_only_the_failed_tasks_and_reasons(ws: Path) -> None:
     events, model = run([
-        analysis(complexity="medium"), phases((1, "Fix", [], 2)),
+        analysis(complexity="complex"), phases((1, "Fix", [], 2)),
         plan(task(1, "read_file", path="nope.txt"), task(2, "read_file", path="README.md")),
         judge([2], [1], completed=False, action="retry_failed", reason="nope.txt is absent"),
         plan(task(1, "read_file", path="config.py")),
@@ -122,7 +122,7 @@ def test_budget_exhausted_summarizer_is_outside_the_budget(ws: Path) -> None:
 
 def test_malformed_plan_arguments_are_repaired_on_second_try(ws: Path) -> None:
     events, model = run([
-        analysis(complexity="medium"), phases((1, "Look", [])),
+        analysis(complexity="complex"), phases((1, "Look", [])),
         {"tool": "plan_tool_call", "raw_arguments": "{not json"},
         plan(task(1, "list_files")),
         judge([1]), summary(),
@@ -142,7 +142,7 @@ def test_malformed_plan_arguments_are_repaired_on_second_try(ws: Path) -> None:
 
 def test_nine_tasks_are_rejected(ws: Path) -> None:
     nine = plan(*[task(i, "list_files") for i in range(1, 10)])
-    events, _ = run([analysis(complexity="medium"), phases((1, "Look", [], 1)), nine, nine, nine, nine, summary()], ws)
+    events, _ = run([analysis(complexity="complex"), phases((1, "Look", [], 1)), nine, nine, nine, nine, summary()], ws)
     final, finished = ending(events)
     assert of(events, "task_finished") == []
     assert any("at most 8 tasks" in n.message for n in of(events, "notice"))
@@ -167,7 +167,7 @@ def test_phase_dependency_cycle_is_repaired_not_fatal(ws: Path) -> None:
 
 def test_unknown_tool_in_plan_is_refused_then_repaired(ws: Path) -> None:
     bad = plan(task(1, "delete_everything"))
-    events, _ = run([analysis(complexity="medium"), phases((1, "Look", [])), bad, plan(task(1, "list_files")),
+    events, _ = run([analysis(complexity="complex"), phases((1, "Look", [])), bad, plan(task(1, "list_files")),
                      judge([1]), summary()], ws)
     ending(events)
     assert any("delete_everything" in n.message for n in of(events, "notice"))
@@ -186,7 +186,7 @@ def test_clarification_ends_the_run_without_phases(ws: Path) -> None:
 
 def test_api_500_during_judge_degrades_the_round(ws: Path) -> None:
     events, _ = run([
-        analysis(complexity="medium"), phases((1, "Look", [], 1)),
+        analysis(complexity="complex"), phases((1, "Look", [], 1)),
         plan(task(1, "list_files")), error(500),
         plan(task(1, "read_file", path="README.md")), judge([1]),
         summary(),
@@ -201,7 +201,7 @@ def test_api_500_during_judge_degrades_the_round(ws: Path) -> None:
 
 def test_summarizer_failure_gives_a_fallback_summary(ws: Path) -> None:
     events, _ = run([
-        analysis("Look around", complexity="medium"), phases((1, "Look", [])),
+        analysis("Look around", complexity="complex"), phases((1, "Look", [])),
         plan(task(1, "list_files")), judge([1], summary="Listed the workspace files."),
         error(500), error(500),
     ], ws)
@@ -214,7 +214,7 @@ def test_summarizer_failure_gives_a_fallback_summary(ws: Path) -> None:
 
 
 def test_replies_running_out_still_end_with_a_fallback_summary(ws: Path) -> None:
-    events, _ = run([analysis(complexity="medium"), phases((1, "Look", []))], ws)
+    events, _ = run([analysis(complexity="complex"), phases((1, "Look", []))], ws)
     final, finished = ending(events)
     assert final.generated_by == "fallback"
     assert finished.status == "failed"
@@ -224,7 +224,7 @@ def test_replies_running_out_still_end_with_a_fallback_summary(ws: Path) -> None
 def test_cancel_mid_round_still_summarises(ws: Path) -> None:
     async def scenario() -> list:
         events: list = []
-        replies = [analysis(complexity="medium"), phases((1, "Wait", [])),
+        replies = [analysis(complexity="complex"), phases((1, "Wait", [])),
                    plan(task(1, "run_command", command="sleep 30")),
                    judge([1]), summary("## Stopped\n\nThe person stopped the run.")]
         from core.llm.scripted import ScriptedModel
@@ -263,7 +263,7 @@ def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) 
         provider = "embedded"
         capabilities = Capabilities(clarification_trusted=False)
 
-    model = OfflineScripted([analysis(questions=["What do you mean?"], complexity="medium"), phases((1, "Look", [])),
+    model = OfflineScripted([analysis(questions=["What do you mean?"], complexity="complex"), phases((1, "Look", [])),
                              plan(task(1, "list_files")), judge([1]), summary()])
 
     async def go() -> list:
@@ -280,11 +280,11 @@ def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) 
 
 def test_comprehension_problem_reanalyses_the_request_once(ws: Path) -> None:
     events, model = run([
-        analysis("Delete the README", complexity="medium"), phases((1, "Delete", [], 2)),
+        analysis("Delete the README", complexity="complex"), phases((1, "Delete", [], 2)),
         plan(task(1, "read_file", path="README.md")),
         judge([], [1], completed=False, action="replan", level="comprehension",
               reason="the person wants the README rewritten, not deleted"),
-        analysis("Rewrite the README", complexity="medium"), phases((1, "Rewrite", [])),
+        analysis("Rewrite the README", complexity="complex"), phases((1, "Rewrite", [])),
         plan(task(1, "write_file", path="README.md", content="# rewritten\n", overwrite=True)),
         judge([1]), summary("## README rewritten\n\nThe request was understood again."),
     ], ws)
@@ -300,7 +300,7 @@ def test_comprehension_problem_reanalyses_the_request_once(ws: Path) -> None:
 
 def test_think_always_runs_and_can_keep_a_phase_going(ws: Path) -> None:
     events, model = run([
-        analysis(complexity="medium"), phases((1, "Look", [], 2)),
+        analysis(complexity="complex"), phases((1, "Look", [], 2)),
         plan(task(1, "list_files")), judge([1]),
         think(False, True, "also read the config"),
         plan(task(1, "read_file", path="config.py")), judge([1]), think(True, False, ""),

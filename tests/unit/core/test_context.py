@@ -84,7 +84,7 @@ def test_memory_shows_summaries_not_raw_text() -> None:
 def test_engine_compacts_a_long_phase_and_keeps_protocol(tmp_path: Path) -> None:
     for n in range(4):
         (tmp_path / f"big{n}.txt").write_text("line of text\n" * 3000)
-    replies = [analysis(complexity="medium"), phases((1, "Read a lot", [], 3))]
+    replies = [analysis(complexity="complex"), phases((1, "Read a lot", [], 3))]
     for n in range(4):
         replies += [plan(task(1, "read_file", path=f"big{n}.txt")),
                     judge([1], completed=False, action="continue_phase")]
