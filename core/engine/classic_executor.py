@@ -10,6 +10,7 @@ phase whose rounds are the model's tool batches.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -20,7 +21,8 @@ from core.engine.execute import for_model
 from core.llm.base import Message, ModelError, ToolCall
 from core.models.phase import Phase
 from core.models.task import Task
-from core.engine.prompts import CLASSIC_SYSTEM
+from core.engine.prompts import CLASSIC_SYSTEM, classic_request
+from core.engine.workspace_overview import overview
 from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
 from core.engine.stage_caller import assistant_calls, clip, tool_message
@@ -55,9 +57,9 @@ class ClassicExecutor(EngineBase):
         self.phase.goal, self.tally.goal = goal, goal
         self.phase.max_rounds = self.accounting.budget
         self.tally.records = [self.record]
-        user = request if not self.memory else f"Earlier in this conversation:\n{self.memory}\n\n{request}"
+        files = await asyncio.to_thread(overview, self.run_state.workspace)
         self.messages = [{"role": "system", "content": CLASSIC_SYSTEM},
-                         {"role": "user", "content": user}]
+                         {"role": "user", "content": classic_request(request, self.memory, files)}]
         self.base_messages = self.messages
         self.phase.status = "running"
         self.emit(PhaseStarted(phase_id=1, name=self.phase.name, goal=goal, index=1, total=1,

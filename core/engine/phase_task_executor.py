@@ -12,6 +12,7 @@ and every Plan/Judge/Think call; analysis and the summary are outside it.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +29,7 @@ from core.schema import coerce
 from core.engine.stages import REQUEST_ANALYSER, Analysis, parse_analysis, parse_phase_plan, \
     phase_planner_schema
 from core.engine.base import EngineBase
+from core.engine.workspace_overview import overview
 
 SINGLE_PHASE_ROUNDS = 2
 
@@ -114,9 +116,10 @@ class PhaseTaskExecutor(EngineBase):
 
     async def run_phases(self, analysis: Analysis) -> str:
         system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
+        files = await asyncio.to_thread(overview, self.run_state.workspace)
         self.base_messages = [{"role": "system", "content": system},
-                              {"role": "user",
-                               "content": execution_request(analysis.as_text(), self.memory)}]
+                              {"role": "user", "content": execution_request(
+                                  analysis.as_text(), self.memory, files)}]
         if self.accounting.exhausted:
             return "budget_exhausted"
         plan = await self.plan_phases(analysis)

@@ -68,8 +68,17 @@ def reanalyse_user(request: str, earlier: str, problem: str) -> str:
             "Analyse the request again, correcting the misunderstanding.")
 
 
-def execution_request(analysis_text: str, memory: str) -> str:
-    text = f"Structured request:\n{analysis_text}"
+def execution_request(analysis_text: str, memory: str, files: str) -> str:
+    """The run's first user turn: the structured request and the workspace's files."""
+    text = f"Structured request:\n{analysis_text}\n\n{files}"
+    if memory:
+        text = f"Earlier in this conversation:\n{memory}\n\n{text}"
+    return text
+
+
+def classic_request(request: str, memory: str, files: str) -> str:
+    """The classic loop's first user turn: the request and the workspace's files."""
+    text = f"{request}\n\n{files}"
     if memory:
         text = f"Earlier in this conversation:\n{memory}\n\n{text}"
     return text

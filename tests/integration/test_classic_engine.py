@@ -106,3 +106,11 @@ def test_a_huge_malformed_call_is_not_resent_in_full(ws: Path) -> None:
     echoed = model.requests[1]["messages"][-2]["tool_calls"][0]["function"]["arguments"]
     assert len(echoed) < 5000
     assert events[-1].status == "completed"
+
+
+def test_the_first_call_names_the_workspace_files_so_paths_need_no_guessing(ws: Path) -> None:
+    _, model = run([{"text": "Three files and a folder."}], ws, request="what is here?",
+                   use_phase_task=False)
+    user = model.requests[0]["messages"][1]["content"]
+    assert user.startswith("what is here?\n\nWorkspace files when the run started:\n")
+    assert user.splitlines()[-4:] == ["hotels.txt", "museum.txt", "places/", "places/park.txt"]

@@ -292,3 +292,21 @@ def test_think_cannot_call_a_phase_complete_when_its_edits_failed(ws: Path) -> N
     assert notices == ["Phase 1, round 1: Think called the phase complete, but the write of "
                        "task 1 failed and the judge found it incomplete; the judge's verdict "
                        "stands."]
+
+
+def test_every_round_sees_the_workspace_files_as_they_were_at_the_start(ws: Path) -> None:
+    events, model = run([
+        analysis("Read the config"),
+        plan(task(1, "read_file", path="config.py"),
+             task(2, "write_file", path="notes/port.txt", content="8000")),
+        judge([1, 2], summary="Read the config and noted the port."),
+        summary(),
+    ], ws)
+    stages = [r["tools"][0]["function"]["name"] for r in model.requests]
+    assert stages == ["request_analyser", "plan_tool_call", "judge_tasks", "summarizer"]
+    listing = "Workspace files when the run started:\nREADME.md\napp.py\nconfig.py"
+    for request in model.requests[1:]:
+        first_user = next(m for m in request["messages"] if m["role"] == "user")
+        assert first_user["content"].endswith(listing)
+    assert (ws / "notes" / "port.txt").read_text() == "8000"
+    assert events[-1].outcome == "succeeded"
