@@ -48,7 +48,7 @@ def _task_fields(tool: dict[str, Any], arguments: dict[str, Any]) -> dict[str, A
         "description": _text(200, "Why, if not obvious."),
         "priority": _int(1, 10, "10 = most important; default 5."),
         "dependencies": _ids("Ids of tasks of this plan to finish first; an argument \"$N\" "
-                             "is task N's result."),
+                             "is task N's whole result text."),
     }, "required": ["tool", "arguments"]}
 
 
@@ -81,7 +81,8 @@ def lean_task_schema(tool_names: list[str]) -> dict[str, Any]:
     tool, its arguments and dependencies; id, title, description and priority have
     defaults, so they are not offered (their descriptions would cost every such call)."""
     return {"type": "object", "description": "A task; its id is its position. "
-            "dependencies: ids to finish first; an argument \"$N\" is task N's result.",
+            "dependencies: ids to finish first; an argument \"$N\" is task N's whole result "
+            "text.",
             "properties": {"tool": {"type": "string", "enum": list(tool_names)},
                            "arguments": {"type": "object", "maxProperties": 6},
                            "dependencies": _ids()},
