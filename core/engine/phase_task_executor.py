@@ -160,7 +160,8 @@ class PhaseTaskExecutor(EngineBase):
 
     async def plan_phases(self, analysis: Analysis) -> dict[str, Any]:
         """The phase plan: one phase without a model call when the analysis estimates one
-        phase for work that is not complex, else from phase_planner (its call and answer stay out of the shared prefix)."""
+        phase for work that is not complex, else from phase_planner (its call and answer
+        stay out of the shared prefix)."""
         single = {"phases": [{"id": 1, "name": "Main", "goal": analysis.core_goal,
                               "estimated_rounds": SINGLE_PHASE_ROUNDS, "dependencies": []}],
                   "execution_strategy": "sequential"}

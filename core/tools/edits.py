@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Annotated, Literal
+from difflib import SequenceMatcher
+from typing import Annotated, Iterable, Literal
 
 from core.events import FileChanged
 from core.tools import paths
@@ -19,6 +20,10 @@ from core.tools.checkpoint import Checkpoint, atomic_write
 from core.tools.registry import Limit, PathArg, tool
 
 EDIT_CAP = 10 * 1024 * 1024
+SHOWN_WHOLE_LINES = 40  # a failed edit of a file this short shows the whole file
+SHOWN_CHARS = 3_000
+SCAN_LINES = 5_000  # lines of a long file compared with old_text, each cut to 200 characters
+NEAR_RATIO = 0.5
 Change = Literal["created", "modified"]
 
 
@@ -72,8 +77,7 @@ async def edit_file(ctx: ToolContext, path: PathArg,
                             f"{target.rel} is already part of new_text")
         starts = fresh
     if not starts:
-        raise ToolError(f"old_text was not found in {target.rel} (0 matches); read the file "
-                        "and copy the text exactly, including whitespace")
+        raise ToolError(await asyncio.to_thread(_not_found, text, target.rel, old_text))
     if len(starts) > 1:
         lines = ", ".join(str(_line_of(text, start)) for start in starts[:20])
         raise ToolError(f"old_text matches {len(starts)} times in {target.rel} (at lines "
@@ -87,6 +91,42 @@ async def edit_file(ctx: ToolContext, path: PathArg,
     first = _line_of(text, start)
     return (f"edited {target.rel}: replaced lines {first}–{first + old_text.count(chr(10))} "
             f"({len(data):,} bytes now)\n" + _excerpt(updated, first, new_text.count("\n")))
+
+
+def _not_found(text: str, rel: str, old_text: str) -> str:
+    """Why nothing matched, with what the file holds to copy from: the whole file when it is
+    short, else the lines most like old_text with a line either side (a small model guesses
+    old_text without reading the file, then guesses again; the text beside the error ends
+    that)."""
+    head = f"old_text was not found in {rel} (0 matches); copy old_text exactly from the file"
+    lines = text.removesuffix("\n").split("\n")
+    if len(lines) <= SHOWN_WHOLE_LINES and len(text) <= SHOWN_CHARS:
+        return f"{head} as it is now:\n" + _numbered(lines, range(1, len(lines) + 1))
+    wanted = next((line.strip() for line in old_text.split("\n") if line.strip()), "").lower()
+    scored = sorted(((_likeness(wanted, line), n)
+                     for n, line in enumerate(lines[:SCAN_LINES], start=1) if line.strip()),
+                    reverse=True)
+    near = [n for ratio, n in scored[:3] if ratio >= NEAR_RATIO]
+    if not near:
+        return f"{head} (read_file shows it), including whitespace"
+    shown = sorted({m for n in near for m in range(n - 1, n + 2) if 1 <= m <= len(lines)})
+    return f"{head}; the lines most like it:\n" + _numbered(lines, shown)[:SHOWN_CHARS]
+
+
+def _likeness(wanted: str, line: str) -> float:
+    return SequenceMatcher(None, wanted[:200], line.strip().lower()[:200]).ratio()
+
+
+def _numbered(lines: list[str], numbers: Iterable[int]) -> str:
+    """Lines as read_file numbers them, '…' where numbers skip."""
+    out: list[str] = []
+    last = 0
+    for n in numbers:
+        if out and n != last + 1:
+            out.append("     …")
+        out.append(f"{n:>6}\t{lines[n - 1]}")
+        last = n
+    return "\n".join(line.encode("utf-8", errors="replace").decode("utf-8") for line in out)
 
 
 def _read_for_edit(target: paths.Resolved) -> bytes:

@@ -78,8 +78,31 @@ def test_edit_with_zero_matches(harness: Harness) -> None:
     (harness.workspace / "m.py").write_text("a = 1\n")
     result = harness.call("edit_file", path="m.py", old_text="b = 1", new_text="b = 2")
     assert not result.ok
-    assert "not found in m.py (0 matches)" in result.error
+    assert result.error == ("old_text was not found in m.py (0 matches); copy old_text "
+                            "exactly from the file as it is now:\n     1\ta = 1")
     assert (harness.workspace / "m.py").read_text() == "a = 1\n" and harness.events == []
+
+
+def test_a_missed_edit_of_a_long_file_shows_the_lines_most_like_old_text(
+        harness: Harness) -> None:
+    lines = [f"value_{n} = {n}" for n in range(1, 80)]
+    lines[59] = "PORT = 8000"
+    (harness.workspace / "server.py").write_text("\n".join(lines) + "\n")
+    result = harness.call("edit_file", path="server.py", old_text="port=8000",
+                          new_text="listen_port=8000")
+    assert not result.ok
+    head, *shown = result.error.split("\n")
+    assert head == ("old_text was not found in server.py (0 matches); copy old_text exactly "
+                    "from the file; the lines most like it:")
+    assert "    60\tPORT = 8000" in shown
+    assert len(shown) <= 11 and all(line.startswith(" ") for line in shown)
+
+
+def test_a_missed_edit_with_nothing_alike_says_to_read_the_file(harness: Harness) -> None:
+    (harness.workspace / "big.txt").write_text("".join(f"{n}\n" for n in range(100)))
+    result = harness.call("edit_file", path="big.txt", old_text="def main():", new_text="x")
+    assert result.error == ("old_text was not found in big.txt (0 matches); copy old_text "
+                            "exactly from the file (read_file shows it), including whitespace")
 
 
 def test_edit_with_two_matches_names_the_lines(harness: Harness) -> None:
