@@ -20,6 +20,7 @@ from typing import Any
 
 from core.engine.context import compact, rounds_digest
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
+from core.tools.base import DENIED
 from core.engine.execute import execution_messages
 from core.engine.placeholders import add_dependencies
 from core.engine.round_execute import execute_round
@@ -227,6 +228,8 @@ class PhaseRunner:
                 elif not completed and action == "end_phase":
                     action = "continue_phase"
                 strategy = thought["next_round_strategy"]
+        if completed and self._unwritten(tasks):
+            completed, action = False, "retry_failed"
         next_tasks = judge["next_tasks"]
         if strategy or (completed, action) != (judge["phase_completed"], judge["next_action"]):
             next_tasks = []  # Think decided otherwise: the next round is planned afresh
@@ -259,6 +262,26 @@ class PhaseRunner:
             f"Phase {self.phase.id}, round {self.phase.rounds}: Think called the phase complete, "
             f"but the write{'s' if len(failed) > 1 else ''} of task{'s' if len(failed) > 1 else ''}"
             f" {ids} failed and the judge found it incomplete; the judge's verdict stands.")))
+        return True
+
+    def _unwritten(self, tasks: list[Task]) -> bool:
+        """Whether a write of this round failed of a path no task of the phase has written:
+        then the phase is not complete, whatever the judge and Think say (the embedded Qwen
+        called a phase done whose only write, todo_count.txt, had failed); the failed writes
+        are retried. A write the person denied is not."""
+        tools = self.engine.tools
+        written = {path for t in self.phase.tasks if t.status == "done"
+                   for path in tools.written_paths(t.tool, t.arguments)}
+        missing = [(t, sorted(tools.written_paths(t.tool, t.arguments) - written))
+                   for t in tasks if t.status == "failed" and t.error != DENIED]
+        missing = [(t, paths) for t, paths in missing if paths]
+        if not missing:
+            return False
+        named = ", ".join(f"{', '.join(paths)} (task {t.id})" for t, paths in missing)
+        self.engine.emit(Notice(level="warning", stage="judge", message=(
+            f"Phase {self.phase.id}, round {self.phase.rounds}: the phase was called complete, "
+            f"but the write of {named} failed and no task of the phase wrote it; the phase "
+            "goes on with the failed writes.")))
         return True
 
     async def _think(self) -> dict[str, Any] | None:

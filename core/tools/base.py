@@ -28,6 +28,9 @@ class ToolResult:
     error: str = ""
 
 
+DENIED = "denied by user"  # the error of a call the person refused
+
+
 class ToolError(Exception):
     """Raised inside a tool for an expected failure; becomes a failed task with this message."""
 

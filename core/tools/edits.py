@@ -15,7 +15,7 @@ from typing import Annotated, Iterable, Literal
 
 from core.events import FileChanged
 from core.tools import paths
-from core.tools.base import ToolContext, ToolError
+from core.tools.base import DENIED, ToolContext, ToolError
 from core.tools.checkpoint import Checkpoint, atomic_write
 from core.tools.registry import Limit, PathArg, tool
 
@@ -177,7 +177,7 @@ async def _commit(ctx: ToolContext, target: paths.Resolved, data: bytes,
     edit must not overwrite what someone changed while the person was being asked).
     """
     if not await ctx.approve("write", f"{target.rel} ({len(data)} bytes)"):
-        raise ToolError("denied by user")
+        raise ToolError(DENIED)
     checkpoint = Checkpoint.of(ctx.run)
     try:
         change = await asyncio.to_thread(_write, checkpoint, target, data, expected)

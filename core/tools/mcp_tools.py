@@ -24,7 +24,7 @@ from core.events import Event, McpServerStatus, Notice
 from core.models.mcp_server import SEPARATOR, McpServer
 from core.schema import SchemaError, coerce
 from core.secrets import remember
-from core.tools.base import ToolContext, ToolManager, ToolResult
+from core.tools.base import DENIED, ToolContext, ToolManager, ToolResult
 from core.tools.mcp_client import McpConnection, McpFailure, RemoteTool
 
 RESULT_CAP = 64 * 1024
@@ -121,7 +121,7 @@ class McpToolbox:
             shown = json.dumps(checked, ensure_ascii=False, indent=2)
             detail = f"{server.name} → {item.remote.name}\n{shown[:4000]}"
             if not await ctx.approve("mcp", detail, name):
-                return ToolResult(ok=False, error="denied by user")
+                return ToolResult(ok=False, error=DENIED)
         try:
             result = await item.connection.call(item.remote.name, checked, self._call_timeout)
         except McpFailure as exc:

@@ -18,7 +18,7 @@ from collections.abc import Coroutine
 from typing import Annotated, Any
 
 from core.tools import paths
-from core.tools.base import ToolContext, ToolError, ToolResult
+from core.tools.base import DENIED, ToolContext, ToolError, ToolResult
 from core.tools.registry import Limit, tool
 
 KEEP = 48 * 1024
@@ -82,7 +82,7 @@ async def run_command(ctx: ToolContext,
         timeout_s: Seconds before the command and all its child processes are stopped.
     """
     if not await ctx.approve("command", command):
-        raise ToolError("denied by user")
+        raise ToolError(DENIED)
     root = paths.workspace_root(ctx.run.workspace)
     env = {name: value for name, value in os.environ.items() if name not in HIDDEN_ENV}
     env.update(PAGER="cat", GIT_PAGER="cat", NO_COLOR="1", PYTHONUNBUFFERED="1")

@@ -310,3 +310,66 @@ def test_every_round_sees_the_workspace_files_as_they_were_at_the_start(ws: Path
         assert first_user["content"].endswith(listing)
     assert (ws / "notes" / "port.txt").read_text() == "8000"
     assert events[-1].outcome == "succeeded"
+
+
+def test_a_phase_called_complete_whose_only_write_failed_goes_on_with_that_write(
+        ws: Path) -> None:
+    events, model = run([
+        analysis("Count the TODO lines into todo_count.txt"),
+        plan(task(1, "search_code", pattern="TODO"),
+             task(2, "write_file", path="todo_count.txt", content="{count}")),
+        judge([1, 2], summary="Counted the TODO lines and wrote them."),
+        think(True, False, ""),
+        plan(task(1, "write_file", path="todo_count.txt", content="2")),
+        judge([1], summary="Wrote the count 2."),
+        summary(),
+    ], ws)
+    notices = [n.message for n in of(events, "notice") if n.stage == "judge"]
+    assert notices == ["Phase 1, round 1: the phase was called complete, but the write of "
+                       "todo_count.txt (task 2) failed and no task of the phase wrote it; the "
+                       "phase goes on with the failed writes."]
+    assert [t.mode for t in of(events, "tasks_planned")] == ["plan", "retry"]
+    assert (ws / "todo_count.txt").read_text() == "2"
+    assert of(events, "phase_finished")[0].status == "completed"
+    assert events[-1].outcome == "succeeded" and model.remaining == 0
+
+
+def test_a_phase_whose_write_never_succeeds_is_not_completed(ws: Path) -> None:
+    events, _ = run([
+        analysis("Count the TODO lines into todo_count.txt"),
+        plan(task(1, "write_file", path="todo_count.txt", content="{count}")),
+        judge([1], summary="Wrote the count."),
+        think(True, False, ""),
+        plan(task(1, "write_file", path="todo_count.txt", content="<number>")),
+        judge([1], summary="Wrote the count."),
+        think(True, False, ""),
+        summary(),
+    ], ws, max_rounds_per_phase=2)
+    assert len([n for n in of(events, "notice") if n.stage == "judge"]) == 2
+    assert of(events, "phase_finished")[0].status != "completed"
+    assert not (ws / "todo_count.txt").exists()
+    assert events[-1].outcome in ("failed", "partial")
+
+
+def test_a_write_the_person_denied_does_not_keep_the_phase_open(ws: Path) -> None:
+    async def answered() -> list:
+        model = ScriptedModel([
+            analysis("Write a note"),
+            plan(task(1, "write_file", path="note.txt", content="hello")),
+            judge([1], summary="The person did not want the note."),
+            think(True, False, ""),
+            summary(),
+        ])
+        engine = create_engine(settings(write_approval="ask"), ws, model=model)
+        events = []
+        async for event in engine.run("write a note"):
+            events.append(event)
+            if event.kind == "approval_requested":
+                engine.answer_approval(event.request_id, "deny")  # type: ignore[attr-defined]
+        return events
+
+    events = asyncio.run(answered())
+    assert of(events, "task_finished")[0].error == "denied by user"
+    assert [n for n in of(events, "notice") if n.stage == "judge"] == []
+    assert of(events, "phase_finished")[0].status == "completed"
+    assert not (ws / "note.txt").exists()
