@@ -228,8 +228,13 @@ class PhaseRunner:
                 elif not completed and action == "end_phase":
                     action = "continue_phase"
                 strategy = thought["next_round_strategy"]
-        if completed and self._unwritten(tasks):
-            completed, action = False, "retry_failed"
+        unwritten = self._unwritten() if completed else []
+        if unwritten:
+            completed = False
+            now = {id(t) for t in tasks}
+            action = "retry_failed" if any(id(t) in now for t in unwritten) else "continue_phase"
+            strategy = "Write what is still missing: " + "; ".join(
+                f"round {t.round} task {t.id} {t.tool} failed: {t.error[:200]}" for t in unwritten)
         next_tasks = judge["next_tasks"]
         if strategy or (completed, action) != (judge["phase_completed"], judge["next_action"]):
             next_tasks = []  # Think decided otherwise: the next round is planned afresh
@@ -264,25 +269,25 @@ class PhaseRunner:
             f" {ids} failed and the judge found it incomplete; the judge's verdict stands.")))
         return True
 
-    def _unwritten(self, tasks: list[Task]) -> bool:
-        """Whether a write of this round failed of a path no task of the phase has written:
-        then the phase is not complete, whatever the judge and Think say (the embedded Qwen
-        called a phase done whose only write, todo_count.txt, had failed); the failed writes
-        are retried. A write the person denied is not."""
+    def _unwritten(self) -> list[Task]:
+        """Failed writes of this phase of paths no task of the phase has written: then the
+        phase is not complete, whatever the judge and Think say (the embedded Qwen called a
+        phase done whose only write, todo_count.txt, had failed); the phase goes on with
+        them. A write the person denied does not count."""
         tools = self.engine.tools
         written = {path for t in self.phase.tasks if t.status == "done"
                    for path in tools.written_paths(t.tool, t.arguments)}
         missing = [(t, sorted(tools.written_paths(t.tool, t.arguments) - written))
-                   for t in tasks if t.status == "failed" and t.error != DENIED]
+                   for t in self.phase.tasks if t.status == "failed" and t.error != DENIED]
         missing = [(t, paths) for t, paths in missing if paths]
-        if not missing:
-            return False
-        named = ", ".join(f"{', '.join(paths)} (task {t.id})" for t, paths in missing)
-        self.engine.emit(Notice(level="warning", stage="judge", message=(
-            f"Phase {self.phase.id}, round {self.phase.rounds}: the phase was called complete, "
-            f"but the write of {named} failed and no task of the phase wrote it; the phase "
-            "goes on with the failed writes.")))
-        return True
+        if missing:
+            named = ", ".join(f"{', '.join(paths)} (round {t.round} task {t.id})"
+                              for t, paths in missing)
+            self.engine.emit(Notice(level="warning", stage="judge", message=(
+                f"Phase {self.phase.id}, round {self.phase.rounds}: the phase was called "
+                f"complete, but the write of {named} failed and no task of the phase wrote it; "
+                "the phase goes on with the failed writes.")))
+        return [t for t, _ in missing]
 
     async def _think(self) -> dict[str, Any] | None:
         engine, phase = self.engine, self.phase

@@ -326,8 +326,8 @@ def test_a_phase_called_complete_whose_only_write_failed_goes_on_with_that_write
     ], ws)
     notices = [n.message for n in of(events, "notice") if n.stage == "judge"]
     assert notices == ["Phase 1, round 1: the phase was called complete, but the write of "
-                       "todo_count.txt (task 2) failed and no task of the phase wrote it; the "
-                       "phase goes on with the failed writes."]
+                       "todo_count.txt (round 1 task 2) failed and no task of the phase wrote it; "
+                       "the phase goes on with the failed writes."]
     assert [t.mode for t in of(events, "tasks_planned")] == ["plan", "retry"]
     assert (ws / "todo_count.txt").read_text() == "2"
     assert of(events, "phase_finished")[0].status == "completed"
@@ -373,3 +373,28 @@ def test_a_write_the_person_denied_does_not_keep_the_phase_open(ws: Path) -> Non
     assert [n for n in of(events, "notice") if n.stage == "judge"] == []
     assert of(events, "phase_finished")[0].status == "completed"
     assert not (ws / "note.txt").exists()
+
+
+def test_a_write_that_failed_in_an_earlier_round_keeps_the_phase_open_with_why(
+        ws: Path) -> None:
+    events, model = run([
+        analysis("Count the TODO lines into todo_count.txt"),
+        plan(task(1, "write_file", path="todo_count.txt", content="{count}")),
+        judge([], [1], completed=False, action="continue_phase", summary="Nothing counted yet."),
+        think(False, True, "Search for the TODO lines first."),
+        plan(task(1, "search_code", pattern="TODO")),
+        judge([1], summary="Found the two TODO lines."),
+        plan(task(1, "write_file", path="todo_count.txt", content="2")),
+        judge([1], summary="Wrote the count 2."),
+        summary(),
+    ], ws, max_rounds_per_phase=3)
+    notices = [n.message for n in of(events, "notice") if n.stage == "judge"]
+    assert notices == ["Phase 1, round 2: the phase was called complete, but the write of "
+                       "todo_count.txt (round 1 task 1) failed and no task of the phase wrote it; "
+                       "the phase goes on with the failed writes."]
+    plans = [r for r in model.requests if r["tools"]
+             and r["tools"][0]["function"]["name"] == "plan_tool_call"]
+    assert ("Write what is still missing: round 1 task 1 write_file failed: not run: content is "
+            "the placeholder '{count}'") in plans[2]["messages"][-1]["content"]
+    assert (ws / "todo_count.txt").read_text() == "2"
+    assert events[-1].outcome == "succeeded"
