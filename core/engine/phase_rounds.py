@@ -281,8 +281,11 @@ class PhaseRunner:
                    for t in self.phase.tasks if t.status == "failed" and t.error != DENIED]
         missing = [(t, paths) for t, paths in missing if paths]
         if missing:
-            named = ", ".join(f"{', '.join(paths)} (round {t.round} task {t.id})"
-                              for t, paths in missing)
+            where: dict[str, list[str]] = {}
+            for t, paths in missing:
+                for path in paths:
+                    where.setdefault(path, []).append(f"round {t.round} task {t.id}")
+            named = ", ".join(f"{path} ({', '.join(tries)})" for path, tries in where.items())
             self.engine.emit(Notice(level="warning", stage="judge", message=(
                 f"Phase {self.phase.id}, round {self.phase.rounds}: the phase was called "
                 f"complete, but the write of {named} failed and no task of the phase wrote it; "

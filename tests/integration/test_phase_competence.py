@@ -345,7 +345,9 @@ def test_a_phase_whose_write_never_succeeds_is_not_completed(ws: Path) -> None:
         think(True, False, ""),
         summary(),
     ], ws, max_rounds_per_phase=2)
-    assert len([n for n in of(events, "notice") if n.stage == "judge"]) == 2
+    notices = [n.message for n in of(events, "notice") if n.stage == "judge"]
+    assert len(notices) == 2 and "write of todo_count.txt (round 1 task 1, round 2 task 1) " \
+        "failed" in notices[1]
     assert of(events, "phase_finished")[0].status != "completed"
     assert not (ws / "todo_count.txt").exists()
     assert events[-1].outcome in ("failed", "partial")
