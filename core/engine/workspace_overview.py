@@ -13,7 +13,7 @@ import os
 from collections import deque
 from pathlib import Path
 
-from core.tools.paths import IGNORED_DIRS
+from core.tools.files import listed
 
 OVERVIEW_ENTRIES = 50
 SCAN_LIMIT = 5_000
@@ -25,15 +25,7 @@ def overview(root: Path, limit: int = OVERVIEW_ENTRIES) -> str:
     seen = 0
     folders: deque[Path] = deque([root])
     while folders and seen < SCAN_LIMIT:
-        folder = folders.popleft()
-        try:
-            with os.scandir(folder) as scan:
-                entries = sorted(scan, key=lambda item: item.name)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name in IGNORED_DIRS:
-                continue
+        for entry in listed(folders.popleft()):
             seen += 1
             is_folder = entry.is_dir(follow_symlinks=False)
             if is_folder:

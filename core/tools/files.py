@@ -67,16 +67,19 @@ def _list(target: paths.Resolved, pattern: str | None, recursive: bool, limit: i
     return "\n".join(shown)
 
 
-def _walk(folder: os.PathLike[str] | str, root: os.PathLike[str] | str, recursive: bool
-          ) -> Iterator[tuple[str, os.DirEntry[str]]]:
+def listed(folder: os.PathLike[str] | str) -> list[os.DirEntry[str]]:
+    """A folder's entries by name, without the skipped folders; none when it cannot be read."""
     try:
         with os.scandir(folder) as scan:
-            entries = sorted(scan, key=lambda item: item.name)
+            return sorted((e for e in scan if e.name not in paths.IGNORED_DIRS),
+                          key=lambda item: item.name)
     except OSError:
-        return
-    for entry in entries:
-        if entry.name in paths.IGNORED_DIRS:
-            continue
+        return []
+
+
+def _walk(folder: os.PathLike[str] | str, root: os.PathLike[str] | str, recursive: bool
+          ) -> Iterator[tuple[str, os.DirEntry[str]]]:
+    for entry in listed(folder):
         rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
         yield rel, entry
         if recursive and entry.is_dir(follow_symlinks=False):
