@@ -165,8 +165,7 @@ def _excerpt(text: str, first: int, extra_lines: int) -> str:
     lines = text.split("\n")
     low = max(first - 3, 0)
     high = min(first + min(extra_lines, 20) + 2, len(lines))
-    shown = [f"{n + 1:>6}\t{lines[n]}" for n in range(low, high)]
-    return "\n".join(line.encode("utf-8", errors="replace").decode("utf-8") for line in shown)
+    return _numbered(lines, range(low + 1, high + 1))
 
 
 async def _commit(ctx: ToolContext, target: paths.Resolved, data: bytes,
