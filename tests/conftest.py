@@ -1,8 +1,10 @@
-"""Test-wide guards: an isolated app home, offscreen Qt, and no network beyond loopback."""
+"""Test-wide guards: an isolated app home, offscreen Qt, no network beyond loopback, and Qt
+objects that end with their test (``tests/support/qt_lifetimes``)."""
 
 from __future__ import annotations
 
 import atexit
+import gc
 import ipaddress
 import os
 import shutil
@@ -48,3 +50,38 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     yield home
+
+
+def _uses_qt(item: pytest.Item) -> bool:
+    return "qapp" in getattr(item, "fixturenames", ())
+
+
+@pytest.fixture(autouse=True)
+def qt_objects_end_with_their_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """In a test that uses Qt, no garbage is collected until it ends (so never in a worker
+    thread); then it is collected here, on the GUI thread, and the test fails if a QObject
+    it made is still alive — a window, a page or a timer left for a later test to trip on."""
+    if not _uses_qt(request.node):
+        yield
+        return
+    from tests.support.qt_lifetimes import flush_deletes, live_qobjects
+
+    gc.disable()
+    try:
+        yield
+        flush_deletes()
+        gc.collect()
+        left = live_qobjects()
+        assert left == [], f"Qt objects outlived the test: {left}"
+    finally:
+        gc.enable()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """After a Qt test, its fixtures' last references are gone: collect them here, on the
+    GUI thread, rather than in whichever thread the next full collection happens to run."""
+    result = yield
+    if _uses_qt(item):
+        gc.collect()
+    return result

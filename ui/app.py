@@ -70,6 +70,7 @@ def main(argv: list[str]) -> int:
 
     from core import config
     from core.llm.scripted import ScriptError
+    from ui.gui_thread_gc import GuiThreadGc
     from ui.main_window import MainWindow
     from ui.smoke import ScriptFileFactory, SmokeRun
 
@@ -92,6 +93,8 @@ def main(argv: list[str]) -> int:
     icon = Path(__file__).resolve().parent.parent / "resources" / "phasedesk.svg"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
+    collector = GuiThreadGc(app)
+    collector.start()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     window = MainWindow(settings, factory, problems=problems)
@@ -111,6 +114,7 @@ def main(argv: list[str]) -> int:
         for _ in range(3):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
             QCoreApplication.processEvents()
+    collector.stop()
     if smoke is not None and smoke.exit_code is not None:
         return smoke.exit_code
     return int(code or 0)

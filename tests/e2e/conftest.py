@@ -1,27 +1,25 @@
 """End-to-end fixtures: one qasync loop per test and the real window with the real page.
 
-Teardown follows PLATFORM-FACTS: the loop is unregistered and closed (never stopped), and
-deferred deletes are flushed so no WebEnginePage outlives its profile. Garbage is collected
-on the GUI thread after each test: a collection that happens to run in a worker thread
-(markdown rendering, a test server) would destroy leftover Qt objects there and leave their
-timers registered, and the next timer event would crash the process.
+Teardown follows PLATFORM-FACTS and ``tests/support/qt_lifetimes``: the loop is unregistered
+and closed (never stopped) and its Qt objects are deleted on the GUI thread; windows and
+their pages are deleted and deferred deletes flushed, so no WebEnginePage outlives its
+profile and no Qt timer is left for another thread's garbage collection to break.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import qasync
-from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from shiboken6 import isValid
 
 from core import config
+from tests.support.qt_lifetimes import dispose_loop, flush_deletes
 from ui.main_window import MainWindow
 from ui.run_controller import EngineFactory
 
@@ -33,14 +31,7 @@ def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     loop = qasync.QEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
     yield loop
-    for task in asyncio.all_tasks(loop):
-        task.cancel()
-    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
-    qapp.aboutToQuit.disconnect(loop._after_run_forever)
-    asyncio.events._set_running_loop(None)
-    loop.close()
-    asyncio.set_event_loop(None)
-    gc.collect()  # the loop's Qt timer objects die here, on the GUI thread, not in a worker
+    dispose_loop(loop, qapp)
 
 
 @pytest.fixture
@@ -86,6 +77,4 @@ def close_window(qtbot: QtBot, window: MainWindow) -> None:
         qtbot.waitUntil(task.done, timeout=5000)
     window.page.deleteLater()
     window.deleteLater()
-    for _ in range(3):
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        QCoreApplication.processEvents()
+    flush_deletes()
