@@ -21,7 +21,7 @@ from typing import AsyncIterator
 from core.approval import ApprovalBroker
 from core.config import Settings
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary
-from core.engine.execute import Executor
+from core.engine.task_executor import TaskExecutor
 from core.llm.base import ChatModel, Message
 from core.secrets import scrub_event
 from core.engine.outcome import decide_outcome
@@ -53,7 +53,7 @@ class EngineBase:
         self.context_window = min(settings.context_window, window or settings.context_window)
         self.approvals = ApprovalBroker(settings, self.emit)
         self.caller = StageCaller(model, self.accounting, self.emit, thinking, self.position)
-        self.executor = Executor(tools, self.run_state, self.approvals, self.emit,
+        self.executor = TaskExecutor(tools, self.run_state, self.approvals, self.emit,
                                  settings.max_parallel_tasks)
         self.tally = RunTally(status="failed")
         self.base_messages: list[Message] = []

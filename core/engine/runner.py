@@ -32,8 +32,8 @@ def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | Non
         thinking = thinking or make_thinking_model(settings)
         model = make_model(settings)
     if settings.use_phase_task:
-        from core.engine.phase_task_executor import PhaseTaskExecutor as engine_class
+        from core.engine.phase.engine import PhaseEngine as engine_class
     else:
-        from core.engine.classic_executor import ClassicExecutor as engine_class  # type: ignore[assignment]
+        from core.engine.classic.engine import ClassicEngine as engine_class  # type: ignore[assignment]
     return engine_class(model, run_tools(settings, folder), settings, folder, run_id=run_id,
                         memory=format_memory(memory or []), thinking=thinking, can_ask=can_ask)

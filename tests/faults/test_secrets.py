@@ -98,7 +98,7 @@ def test_the_key_stays_hidden_when_the_engine_crashes(
     def broken(*args: object) -> list[int]:
         raise RuntimeError(f"cannot order the phases with credentials {KEY}")
 
-    monkeypatch.setattr("core.engine.phase_task_executor.order_phases", broken)
+    monkeypatch.setattr("core.engine.phase.engine.order_phases", broken)
     caplog.set_level(logging.DEBUG)
     db = workspace.parent / "history.sqlite3"
     with FakeOpenAI(stages=phase_replies()) as server, Store(db) as store:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.engine.execute import MODEL_RESULT_CAP, execution_messages, for_model
+from core.engine.task_executor import MODEL_RESULT_CAP, execution_messages, for_model
 from core.models import Task
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from core.engine.stages import parse_judge
-from core.engine.verdicts import apply_verdict, failed_tasks, verdict_is_open
+from core.engine.phase.verdicts import apply_verdict, failed_tasks, verdict_is_open
 from core.models import Phase, Task
 
 

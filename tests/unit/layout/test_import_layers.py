@@ -105,8 +105,8 @@ def test_core_never_imports_ui_or_qt() -> None:
 
 def test_the_layout_groups_core_by_the_flow() -> None:
     modules = set(project_modules())
-    for name in ("core.engine.phase_task_executor", "core.engine.phase_rounds",
-                 "core.engine.classic_executor", "core.engine.stage_caller",
+    for name in ("core.engine.phase.engine", "core.engine.phase.rounds",
+                 "core.engine.classic.engine", "core.engine.stage_caller",
                  "core.engine.stages", "core.engine.summary", "core.engine.runner",
                  "core.store.history", "core.store.export", "core.cli.headless",
                  "core.cli.history", "core.llm.openai_client", "core.tools.registry"):

@@ -1,7 +1,7 @@
 """What a phase's rounds need from the engine that runs them.
 
-``PhaseRunner`` (``phase_rounds``) works through this protocol, and
-``PhaseTaskExecutor`` provides it: the rounds sit one level below the executor.
+``PhaseRounds`` (``phase.rounds``) works through this protocol, and
+``PhaseEngine`` provides it: the rounds sit one level below the engine.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from core.config import Settings
-from core.engine.execute import Executor
+from core.engine.task_executor import TaskExecutor
 from core.engine.stage_caller import Accounting, StageCaller
-from core.engine.stall import Done
+from core.engine.phase.stall import Done
 from core.events import Event
 from core.llm.base import Message
 from core.tools.base import RunState, ToolManager
@@ -22,7 +22,7 @@ class PhaseHost(Protocol):
     tools: ToolManager
     accounting: Accounting
     caller: StageCaller
-    executor: Executor
+    executor: TaskExecutor
     base_messages: list[Message]
     context_window: int
     reanalysed: bool

@@ -17,7 +17,7 @@ from typing import Any
 from core.engine.context import compact, rounds_digest
 from core.engine.base import EngineBase
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, Summary, TasksPlanned
-from core.engine.execute import for_model
+from core.engine.task_executor import for_model
 from core.llm.base import Message, ModelError, ToolCall
 from core.models.phase import Phase
 from core.models.task import Task
@@ -26,13 +26,13 @@ from core.engine.workspace_overview import overview
 from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
 from core.engine.stage_caller import assistant_calls, clip, tool_message
-from core.engine.classic_loops import LoopDetector
+from core.engine.classic.loop_detector import LoopDetector
 
 LOOP_NOTE = ("Loop detected: you already made this exact call ({call}); its result is above. "
              "Do not repeat it — answer now, or try something different.")
 
 
-class ClassicExecutor(EngineBase):
+class ClassicEngine(EngineBase):
     engine_name = "classic"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

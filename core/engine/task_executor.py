@@ -27,7 +27,7 @@ MODEL_RESULT_CAP = 4_000
 SUCCEEDED = ("done", "skipped")
 
 
-class Executor:
+class TaskExecutor:
     def __init__(self, tools: ToolManager, run: RunState, approvals: ApprovalBroker,
                  emit: Callable[[Event], None], max_parallel: int) -> None:
         self.tools = tools

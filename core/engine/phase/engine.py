@@ -19,12 +19,12 @@ from typing import Any
 from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
 from core.llm.base import Message
 from core.models.phase import Phase
-from core.engine.phase_rounds import PhaseRunner
+from core.engine.phase.rounds import PhaseRounds
 from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
     SUMMARIZER_SYSTEM, analyser_user, execution_request, reanalyse_user, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
-from core.engine.stall import Done
+from core.engine.phase.stall import Done
 from core.schema import coerce
 from core.engine.stages import REQUEST_ANALYSER, Analysis, parse_analysis, parse_phase_plan, \
     phase_planner_schema
@@ -34,7 +34,7 @@ from core.engine.workspace_overview import overview
 SINGLE_PHASE_ROUNDS = 2
 
 
-class PhaseTaskExecutor(EngineBase):
+class PhaseEngine(EngineBase):
     engine_name = "phase"
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
@@ -143,7 +143,7 @@ class PhaseTaskExecutor(EngineBase):
                                 and r is not record)
             self._current = record
             following = new_records[index].phase if index < len(new_records) else None
-            runner = PhaseRunner(self, record, index, len(new_records),
+            runner = PhaseRounds(self, record, index, len(new_records),
                                  next_phase=f"{following.name} — {following.goal}"
                                  if following else "", carried=handoff,
                                  carried_by="planned with the phases" if index == 1 else

@@ -7,9 +7,9 @@ so the judge gets what really changed (``judge_facts``).
 
 from __future__ import annotations
 
-from core.engine.judge_facts import round_facts, snapshot
-from core.engine.phase_host import PhaseHost
-from core.engine.stall import StallGuard, action_key
+from core.engine.phase.judge_facts import round_facts, snapshot
+from core.engine.phase.host import PhaseHost
+from core.engine.phase.stall import StallGuard, action_key
 from core.events import TaskFinished
 from core.models.task import Task
 

@@ -10,7 +10,7 @@ corrected, or, when the phase ends completed, the first round of the next phase
 A plan or judge that stays invalid after one repair degrades safely: an empty plan ends
 the round, a broken judge counts the round as not completed. A plan that only repeats
 calls already made is not run (``stall``): replanned with the evidence once, then the
-phase ends; calls already made inside a new plan are held back (``round_execute``).
+phase ends; calls already made inside a new plan are held back (``phase.execute``).
 """
 
 from __future__ import annotations
@@ -21,23 +21,23 @@ from typing import Any
 from core.engine.context import compact, rounds_digest
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
 from core.tools.base import DENIED
-from core.engine.execute import execution_messages
+from core.engine.task_executor import execution_messages
 from core.engine.placeholders import add_dependencies
-from core.engine.round_execute import execute_round
-from core.engine.stall import STALLS_TO_END, StallGuard
+from core.engine.phase.execute import execute_round
+from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.task import Task
-from core.engine.phase_host import PhaseHost
+from core.engine.phase.host import PhaseHost
 from core.engine.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
 from core.engine.reports import PhaseRecord, level2
-from core.engine.verdicts import apply_verdict, degraded_judge, failed_tasks, verdict_is_open
+from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, verdict_is_open
 from core.engine.stages import THINK, judge_schema, parse_judge, parse_plan, parse_think, plan_schema
 
 MAX_RETRIES_IN_A_ROW = 3
 KEEP_ROUNDS = 2
 
 
-class PhaseRunner:
+class PhaseRounds:
     def __init__(self, engine: PhaseHost, record: PhaseRecord, index: int, total: int,
                  next_phase: str = "", carried: list[dict[str, Any]] | None = None,
                  carried_by: str = "") -> None:
