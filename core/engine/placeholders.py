@@ -9,7 +9,9 @@ resolved just before it runs, and waits for task N. Only whole values are replac
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
+
+from core.models.stage_results import TaskSpec
 
 PLACEHOLDER = re.compile(r"^\s*\$(\d{1,2})\s*$")
 # a whole value that only names a value: {{result}}, {count}, $total, <number>
@@ -32,13 +34,13 @@ def references(arguments: dict[str, Any], ids: set[int]) -> list[int]:
     return sorted({ref for ref in found if ref is not None})
 
 
-def add_dependencies(specs: list[dict[str, Any]]) -> None:
+def add_dependencies(specs: Sequence[TaskSpec]) -> None:
     """Make every task wait for the tasks whose results its arguments use."""
-    ids = {s["id"] for s in specs}
+    ids = {s.id for s in specs}
     for spec in specs:
-        for ref in references(spec["arguments"], ids - {spec["id"]}):
-            if ref not in spec["dependencies"]:
-                spec["dependencies"].append(ref)
+        for ref in references(spec.arguments, ids - {spec.id}):
+            if ref not in spec.dependencies:
+                spec.dependencies.append(ref)
 
 
 def resolve(arguments: dict[str, Any], results: dict[int, str]) -> dict[str, Any]:

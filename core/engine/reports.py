@@ -65,10 +65,10 @@ def level2(record: PhaseRecord, tasks: list[Task] | None = None) -> str:
                      + (f" (+{len(record.changed_files) - 10} more)"
                         if len(record.changed_files) > 10 else ""))
     for judgement in phase.judgements[-3:]:
-        for verdict in judgement.get("task_evaluation", [])[:8]:
-            if verdict.get("comment"):
-                lines.append(f"- judge on task {verdict['task_id']} ({verdict['status']}, "
-                             f"{verdict['quality_score']:g}/10): {_line(verdict['comment'], 120)}")
+        for verdict in judgement.task_evaluation[:8]:
+            if verdict.comment:
+                lines.append(f"- judge on task {verdict.task_id} ({verdict.status}, "
+                             f"{verdict.quality_score:g}/10): {_line(verdict.comment, 120)}")
     for task in (tasks if tasks is not None else phase.tasks)[-12:]:
         if task.status != "done":
             lines.append(f"- evidence task {task.id} {task.tool}: {_line(task.error, 140)}")

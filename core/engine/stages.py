@@ -5,8 +5,8 @@ small grammar-constrained model produces valid JSON. Schemas ask only for what t
 uses: what the engine knows itself (which tasks ran, which failed, rates, totals) is never
 asked back, and fields with a sensible default are optional — every token a model
 generates costs time. ``parse_*`` functions take the decoded arguments and return a typed
-object with the defaults filled in, or raise ``SchemaError`` with a message the model can
-act on. Plans (and phase plans) are repaired rather than refused where that is safe
+result (``stage_results``) with the defaults filled in, or raise ``SchemaError`` with a
+message the model can act on. Plans (and phase plans) are repaired rather than refused where that is safe
 (``task_specs``): what was repaired is listed in the result's ``notes``.
 """
 
@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Any, Mapping
 
-from core.schema import SchemaError, coerce
+from core.models.stage_results import Analysis, NextAction, PhasePlan, Plan, PlannedPhase, \
+    RequirementClaim, SummaryReply, TaskVerdict, ThinkDecision, Verdict, from_fields
 from core.engine.task_specs import Check, checked_tasks, repair_dependencies, task_schema
+from core.schema import SchemaError, coerce
 
 MAX_PHASES = 5
 MAX_TASKS = 8
@@ -169,38 +171,15 @@ def tool_definition(name: str, parameters: dict[str, Any]) -> dict[str, Any]:
                                              "parameters": parameters}}
 
 
-@dataclass(frozen=True)
-class Analysis:
-    core_goal: str
-    requirements: list[str]
-    constraints: list[str]
-    complexity: str
-    estimated_phases: int
-    clarification_needed: bool = False
-    clarification_questions: list[str] = field(default_factory=list)
-
-    def as_text(self) -> str:
-        """The structured request as it enters the execution context."""
-        lines = [f"[Goal] {self.core_goal}"]
-        if self.requirements:
-            lines.append("[Requirements] " + "; ".join(self.requirements))
-        if self.constraints:
-            lines.append("[Constraints] " + "; ".join(self.constraints))
-        lines.append(f"[Complexity] {self.complexity}, about {self.estimated_phases} phase(s)")
-        return "\n".join(lines)
-
-
 def parse_analysis(args: dict[str, Any]) -> Analysis:
     """A valid analysis; a clarification without a concrete question is ignored."""
     data = coerce(args, REQUEST_ANALYSER)
-    data.setdefault("constraints", [])
-    data.setdefault("clarification_needed", False)
-    data.setdefault("clarification_questions", [])
-    questions = [q for q in data["clarification_questions"] if concrete_question(q)]
-    data["clarification_questions"] = questions
-    if not questions:
-        data["clarification_needed"] = False
-    return Analysis(**{name: data[name] for name in REQUEST_ANALYSER["properties"]})
+    questions = [q for q in data.get("clarification_questions", []) if concrete_question(q)]
+    return Analysis(core_goal=data["core_goal"], requirements=data["requirements"],
+                    constraints=data.get("constraints", []), complexity=data["complexity"],
+                    estimated_phases=data["estimated_phases"],
+                    clarification_needed=bool(data.get("clarification_needed")) and bool(questions),
+                    clarification_questions=questions)
 
 
 def concrete_question(text: str) -> bool:
@@ -209,36 +188,38 @@ def concrete_question(text: str) -> bool:
     return words >= 4 or (words >= 2 and text.strip().endswith("?"))
 
 
-def parse_phases(args: dict[str, Any]) -> dict[str, Any]:
+def parse_phases(args: dict[str, Any]) -> PhasePlan:
     """A valid phase plan with the defaults filled in: ids by position, and each phase
     depending on the one before it unless the strategy is parallel. Duplicate ids are an
     error; unknown dependencies and cycles are removed, each with a note."""
     data = coerce(args, PHASE_PLANNER)
-    data.setdefault("execution_strategy", "sequential")
+    strategy = data.get("execution_strategy", "sequential")
     for position, phase in enumerate(data["phases"], start=1):
         phase.setdefault("id", position)
-    sequential = data["execution_strategy"] == "sequential"
     for before, phase in zip([None] + data["phases"], data["phases"]):
-        phase.setdefault("dependencies", [before["id"]] if before and sequential else [])
+        phase.setdefault("dependencies",
+                         [before["id"]] if before and strategy == "sequential" else [])
     ids = [p["id"] for p in data["phases"]]
     if len(set(ids)) != len(ids):
         raise SchemaError("$.phases: phase ids must be unique")
     notes: list[str] = []
     repair_dependencies({p["id"]: p["dependencies"] for p in data["phases"]}, "phase", notes)
-    data["notes"] = notes
-    return data
+    phases = tuple(PlannedPhase(id=p["id"], name=p["name"], goal=p["goal"],
+                                estimated_rounds=p["estimated_rounds"],
+                                dependencies=tuple(p["dependencies"])) for p in data["phases"])
+    return PhasePlan(phases=phases, execution_strategy=strategy, notes=tuple(notes))
 
 
 def parse_phase_plan(args: dict[str, Any], tool_names: list[str], max_tasks: int,
-                     check_arguments: Check) -> dict[str, Any]:
+                     check_arguments: Check) -> PhasePlan:
     """A valid phase plan (see ``parse_phases``) with ``first_tasks`` checked like a plan's."""
     first = args.get("first_tasks", []) if isinstance(args, dict) else []
-    data = parse_phases({k: v for k, v in args.items() if k != "first_tasks"}
+    plan = parse_phases({k: v for k, v in args.items() if k != "first_tasks"}
                         if isinstance(args, dict) else args)
     _most(first, max_tasks, "$.first_tasks")
-    data["first_tasks"] = checked_tasks(first, "$.first_tasks", tool_names, check_arguments,
-                                        data["notes"])
-    return data
+    notes = list(plan.notes)
+    tasks = checked_tasks(first, "$.first_tasks", tool_names, check_arguments, notes)
+    return replace(plan, first_tasks=tasks, notes=tuple(notes))
 
 
 def _most(tasks: Any, max_tasks: int, where: str) -> None:
@@ -248,43 +229,44 @@ def _most(tasks: Any, max_tasks: int, where: str) -> None:
 
 
 def parse_plan(args: dict[str, Any], tool_names: list[str], max_tasks: int,
-               check_arguments: Check) -> dict[str, Any]:
+               check_arguments: Check) -> Plan:
     """A plan of the usable tasks; ``notes`` says what was repaired or dropped."""
     if isinstance(args, dict):
         _most(args.get("tasks"), max_tasks, "$.tasks")
     outline = plan_schema(tool_names, max_tasks)
     outline["properties"]["tasks"]["items"] = {}
     data = coerce(args, outline)
-    data.setdefault("reasoning", "")
-    data["notes"] = []
-    data["tasks"] = checked_tasks(data["tasks"], "$.tasks", tool_names, check_arguments,
-                                  data["notes"], allow_empty=False)
-    return data
+    notes: list[str] = []
+    tasks = checked_tasks(data["tasks"], "$.tasks", tool_names, check_arguments, notes,
+                          allow_empty=False)
+    return Plan(tasks=tasks, reasoning=data.get("reasoning", ""), notes=tuple(notes))
 
 
 def parse_judge(args: dict[str, Any], tool_names: list[str], max_tasks: int,
-                check_arguments: Check) -> dict[str, Any]:
+                check_arguments: Check) -> Verdict:
     """A valid verdict with the defaults filled in; ``next_tasks`` checked like a plan's."""
     if isinstance(args, dict):
         _most(args.get("next_tasks"), max_tasks, "$.next_tasks")
     outline = judge_schema(tool_names, max_tasks)
     outline["properties"]["next_tasks"]["items"] = {}
     data = coerce(args, outline)
-    if "next_action" not in data:
-        data["next_action"] = implied_action(data)
-    data.setdefault("task_evaluation", [])
-    data.setdefault("quality_score", DEFAULT_QUALITY)
-    data.setdefault("failed_reason", "")
-    data.setdefault("phase_completed",
-                    data["next_action"] == "end_phase" and not data["failed_reason"])
-    data.setdefault("problem_level", "execution")
-    data["notes"] = []
-    data["next_tasks"] = checked_tasks(data.get("next_tasks", []), "$.next_tasks", tool_names,
-                                       check_arguments, data["notes"])
-    return data
+    action = data.get("next_action") or implied_action(data)
+    failed_reason = data.get("failed_reason", "")
+    notes: list[str] = []
+    next_tasks = checked_tasks(data.get("next_tasks", []), "$.next_tasks", tool_names,
+                               check_arguments, notes)
+    return Verdict(
+        user_summary=data["user_summary"], next_action=action,
+        phase_completed=data.get("phase_completed",
+                                 action == "end_phase" and not failed_reason),
+        task_evaluation=tuple(from_fields(TaskVerdict, v)
+                              for v in data.get("task_evaluation", [])),
+        quality_score=data.get("quality_score", DEFAULT_QUALITY), failed_reason=failed_reason,
+        problem_level=data.get("problem_level", "execution"), next_tasks=next_tasks,
+        notes=tuple(notes))
 
 
-def implied_action(verdict: dict[str, Any]) -> str:
+def implied_action(verdict: dict[str, Any]) -> NextAction:
     """The next action a verdict without one implies (small models leave the optional field
     out): a reached goal ends the phase, anything else goes on (with the next tasks when it
     gives them; without, the verdict is open and Think settles it)."""
@@ -293,22 +275,26 @@ def implied_action(verdict: dict[str, Any]) -> str:
     return "continue_phase"
 
 
-def parse_think(args: dict[str, Any]) -> dict[str, Any]:
+def parse_think(args: dict[str, Any]) -> ThinkDecision:
     data = coerce(args, THINK)
-    data.setdefault("internal_analysis", "")
-    data.setdefault("next_round_strategy", "")
-    return data
+    return ThinkDecision(user_summary=data["user_summary"],
+                         phase_completed=data["phase_completed"],
+                         continue_phase=data["continue_phase"],
+                         internal_analysis=data.get("internal_analysis", ""),
+                         next_round_strategy=data.get("next_round_strategy", ""))
 
 
-def parse_summary(args: dict[str, Any]) -> dict[str, Any]:
+def parse_summary(args: dict[str, Any]) -> SummaryReply:
     """A valid summary; a missing ``requirements`` list is accepted (the engine completes the
     checklist from its own record)."""
     if isinstance(args, dict) and "requirements" not in args:
         args = {**args, "requirements": []}
     data = coerce(args, SUMMARIZER)
-    data.setdefault("highlights", [])
-    data.setdefault("quality_assessment", "")
     if len(WORD.findall(data["final_summary"])) < 3:
         raise SchemaError("$.final_summary: describe the run in words (what was done, what "
                           "changed, what is left)")
-    return data
+    return SummaryReply(final_summary=data["final_summary"],
+                        highlights=tuple(data.get("highlights", [])),
+                        quality_assessment=data.get("quality_assessment", ""),
+                        requirements=tuple(from_fields(RequirementClaim, r)
+                                          for r in data["requirements"]))

@@ -72,12 +72,12 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
                                counted=False)
     if result.value is None:
         raise SummaryUnavailable(result.problem or "its reply was unusable")
-    data = result.value
-    requirements, note = tally.accounted(data.get("requirements"))
-    return Summary(final_summary=data["final_summary"], phases_completed=tally.phases_completed,
+    reply = result.value
+    requirements, note = tally.accounted([r.as_dict() for r in reply.requirements])
+    return Summary(final_summary=reply.final_summary, phases_completed=tally.phases_completed,
                    total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,
-                   highlights=list(data["highlights"]),
-                   quality_assessment=data["quality_assessment"], generated_by="model",
+                   highlights=list(reply.highlights),
+                   quality_assessment=reply.quality_assessment, generated_by="model",
                    status=tally.status, requirements=requirements, requirements_note=note)
 
 

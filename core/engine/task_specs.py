@@ -17,8 +17,9 @@ import copy
 import json
 from typing import Any, Callable, Mapping
 
-from core.schema import SchemaError, coerce
 from core.engine.scheduler import find_cycle
+from core.models.stage_results import TaskSpec, from_fields
+from core.schema import SchemaError, coerce
 
 MAX_TASKS = 8
 Check = Callable[[str, dict[str, Any]], Any]
@@ -126,7 +127,7 @@ def task_schema(tool_names: list[str],
 
 
 def checked_tasks(tasks: Any, where: str, tool_names: list[str], check: Check,
-                  notes: list[str], allow_empty: bool = True) -> list[dict[str, Any]]:
+                  notes: list[str], allow_empty: bool = True) -> tuple[TaskSpec, ...]:
     """The usable tasks with defaults filled in; every repair is appended to ``notes``.
 
     Raises ``SchemaError`` only when tasks were given and none of them is usable.
@@ -158,7 +159,7 @@ def checked_tasks(tasks: Any, where: str, tool_names: list[str], check: Check,
         task.setdefault("priority", 5)
         task.setdefault("dependencies", [])
     repair_dependencies({t["id"]: t["dependencies"] for t in kept}, "task", notes)
-    return kept
+    return tuple(from_fields(TaskSpec, task) for task in kept)
 
 
 def _arguments(task: dict[str, Any], check: Check, where: str, notes: list[str]

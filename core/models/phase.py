@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
+from core.models.stage_results import ThinkDecision, Verdict
 from core.models.task import Task
+
+PhaseStatus = Literal["pending", "running", "completed", "incomplete", "failed", "stopped",
+                      "superseded", "blocked"]
 
 
 @dataclass
@@ -16,12 +20,14 @@ class Phase:
     estimated_rounds: int = 1
     dependencies: list[int] = field(default_factory=list)
     max_rounds: int = 3
-    status: str = "pending"  # pending → running → completed | failed | stopped
+    # pending → running → completed | incomplete | failed | stopped; superseded when a
+    # re-analysis replaced the plan before it ran; blocked when a phase it depends on failed
+    status: PhaseStatus = "pending"
     tasks: list[Task] = field(default_factory=list)
     rounds: int = 0
     summaries: list[str] = field(default_factory=list)
-    judgements: list[dict[str, Any]] = field(default_factory=list)
-    thoughts: list[dict[str, Any]] = field(default_factory=list)
+    judgements: list[Verdict] = field(default_factory=list)
+    thoughts: list[ThinkDecision] = field(default_factory=list)
     consecutive_retries: int = 0
     failed_reason: str = ""
     problem_level: str = ""

@@ -26,7 +26,8 @@ from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
 from core.engine.phase.stall import Done
 from core.schema import coerce
-from core.engine.stages import REQUEST_ANALYSER, Analysis, parse_analysis, parse_phase_plan, \
+from core.models.stage_results import Analysis, PhasePlan, PlannedPhase, TaskSpec
+from core.engine.stages import REQUEST_ANALYSER, parse_analysis, parse_phase_plan, \
     phase_planner_schema
 from core.engine.base import EngineBase
 from core.engine.workspace_overview import overview
@@ -123,19 +124,19 @@ class PhaseEngine(EngineBase):
         if self.accounting.exhausted:
             return "budget_exhausted"
         plan = await self.plan_phases(analysis)
-        self.emit(PhasesPlanned(phases=plan["phases"],
-                                execution_strategy=plan["execution_strategy"]))
+        self.emit(PhasesPlanned(phases=[p.card() for p in plan.phases],
+                                execution_strategy=plan.execution_strategy))
         cap = self.settings.max_rounds_per_phase
-        phases = {p["id"]: Phase(id=p["id"], name=p["name"], goal=p["goal"],
-                                 estimated_rounds=p["estimated_rounds"],
-                                 dependencies=list(p["dependencies"]),
-                                 max_rounds=min(p["estimated_rounds"] + 2, cap))
-                  for p in plan["phases"]}
+        phases = {p.id: Phase(id=p.id, name=p.name, goal=p.goal,
+                              estimated_rounds=p.estimated_rounds,
+                              dependencies=list(p.dependencies),
+                              max_rounds=min(p.estimated_rounds + 2, cap))
+                  for p in plan.phases}
         order = order_phases({pid: ph.dependencies for pid, ph in phases.items()}, list(phases))
         new_records = [PhaseRecord(phases[pid]) for pid in order]
         self.records.extend(new_records)
         self.tally.records = self.records
-        handoff: list[dict[str, Any]] = plan.get("first_tasks", [])
+        handoff: tuple[TaskSpec, ...] = plan.first_tasks
         for index, record in enumerate(new_records, start=1):
             if self.accounting.exhausted:
                 return "budget_exhausted"
@@ -158,24 +159,24 @@ class PhaseEngine(EngineBase):
             return "budget_exhausted"
         return "completed"
 
-    async def plan_phases(self, analysis: Analysis) -> dict[str, Any]:
+    async def plan_phases(self, analysis: Analysis) -> PhasePlan:
         """The phase plan: one phase without a model call when the analysis estimates one
         phase for work that is not complex, else from phase_planner (its call and answer
         stay out of the shared prefix)."""
-        single = {"phases": [{"id": 1, "name": "Main", "goal": analysis.core_goal,
-                              "estimated_rounds": SINGLE_PHASE_ROUNDS, "dependencies": []}],
-                  "execution_strategy": "sequential"}
+        single = PhasePlan(phases=(PlannedPhase(id=1, name="Main", goal=analysis.core_goal,
+                                                estimated_rounds=SINGLE_PHASE_ROUNDS),))
         if analysis.estimated_phases == 1 and analysis.complexity != "complex":
             return single
         messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION}]
         names, most = self.tools.names(), self.settings.max_tasks_per_round
         result = await self.caller.call(
-            "phase_planner", messages, "phase_planner", phase_planner_schema(names, most),
+            "phase_planner", messages, "phase_planner",
+            phase_planner_schema(names, most),
             lambda args: parse_phase_plan(args, names, most, self.check_arguments),
-            counted=True, ack=lambda d: f"{len(d['phases'])} phase(s) accepted.")
+            counted=True, ack=lambda d: f"{len(d.phases)} phase(s) accepted.")
         if result.value is None:
             return single
-        for note in result.value["notes"]:
+        for note in result.value.notes:
             self.emit(Notice(level="warning", stage="phase_planner",
                              message=f"The phase plan was repaired: {note}."))
         return result.value

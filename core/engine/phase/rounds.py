@@ -16,7 +16,6 @@ phase ends; calls already made inside a new plan are held back (``phase.execute`
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from core.engine.context import compact, rounds_digest
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
@@ -26,11 +25,13 @@ from core.engine.placeholders import add_dependencies
 from core.engine.phase.execute import execute_round
 from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
+from core.models.phase import PhaseStatus
 from core.models.task import Task
 from core.engine.phase.host import PhaseHost
 from core.engine.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
 from core.engine.reports import PhaseRecord, level2
 from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, verdict_is_open
+from core.models.stage_results import Plan, TaskSpec, ThinkDecision, Verdict
 from core.engine.stages import THINK, judge_schema, parse_judge, parse_plan, parse_think, plan_schema
 
 MAX_RETRIES_IN_A_ROW = 3
@@ -39,13 +40,12 @@ KEEP_ROUNDS = 2
 
 class PhaseRounds:
     def __init__(self, engine: PhaseHost, record: PhaseRecord, index: int, total: int,
-                 next_phase: str = "", carried: list[dict[str, Any]] | None = None,
+                 next_phase: str = "", carried: tuple[TaskSpec, ...] = (),
                  carried_by: str = "") -> None:
         self.engine = engine
         self.next_phase = next_phase
-        self.pending: list[dict[str, Any]] = list(carried or [])
-        self.pending_reason = carried_by
-        self.handoff: list[dict[str, Any]] = []
+        self.pending = Plan(tasks=carried, reasoning=carried_by)
+        self.handoff: tuple[TaskSpec, ...] = ()
         self.record = record
         self.phase = record.phase
         self.index = index
@@ -95,17 +95,17 @@ class PhaseRounds:
                 break
             phase.rounds += 1
             self.round_starts.append(len(self.messages))
-            planned = self._take_pending() if self.pending else await self._plan()
-            if not planned[0]:
+            planned = self._take_pending() if self.pending.tasks else await self._plan()
+            if planned is None:
                 self.round_starts.pop()
                 bad_plans += 1
                 if bad_plans >= 2:
                     self._end("failed", "no valid plan could be made")
                 continue
             bad_plans = 0
-            if self._stalled(planned[0]):
+            if self._stalled(planned.tasks):
                 continue
-            tasks = self._start(*planned)
+            tasks = self._start(planned)
             facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
             self.messages += execution_messages(tasks, phase.id, phase.rounds)
             self._compact()
@@ -127,13 +127,13 @@ class PhaseRounds:
                                           before_tokens=result.before,
                                           after_tokens=result.after))
 
-    def _end(self, status: str, reason: str = "") -> None:
+    def _end(self, status: PhaseStatus, reason: str = "") -> None:
         self.phase.status = status
         self.phase.finished_at = time.monotonic()
         if reason and status != "completed":
             self.phase.failed_reason = reason
 
-    async def _plan(self) -> tuple[list[dict[str, Any]], str]:
+    async def _plan(self) -> Plan | None:
         engine, phase = self.engine, self.phase
         settings = engine.settings
         names = engine.tools.names()
@@ -144,28 +144,28 @@ class PhaseRounds:
             "plan", self.messages, "plan_tool_call",
             plan_schema(names, settings.max_tasks_per_round, engine.tool_parameters()),
             lambda args: parse_plan(args, names, settings.max_tasks_per_round, self.engine.check_arguments),
-            counted=True, ack=lambda p: f"Accepted: {len(p['tasks'])} task(s).")
+            counted=True, ack=lambda p: f"Accepted: {len(p.tasks)} task(s).")
         if result.value is None:
             self.messages.pop()
             engine.emit(Notice(level="warning", stage="plan",
                                message=f"Phase {phase.id}, round {phase.rounds}: no usable "
                                        "plan; the round ends without tasks."))
-            return [], ""
-        self._notes("plan", result.value["notes"])
-        return result.value["tasks"], result.value["reasoning"]
+            return None
+        self._notes("plan", result.value.notes)
+        return result.value
 
-    def _notes(self, stage: str, notes: list[str]) -> None:
+    def _notes(self, stage: str, notes: tuple[str, ...]) -> None:
         for note in notes:
             self.engine.emit(Notice(level="warning", stage=stage, message=(
                 f"Phase {self.phase.id}, round {self.phase.rounds}: the plan was repaired: "
                 f"{note}.")))
 
-    def _take_pending(self) -> tuple[list[dict[str, Any]], str]:
-        """The round the judge already planned: no Plan call."""
-        specs, self.pending = self.pending, []
-        return specs, self.pending_reason
+    def _take_pending(self) -> Plan:
+        """The round the judge (or the phase planner) already planned: no Plan call."""
+        planned, self.pending = self.pending, Plan(tasks=())
+        return planned
 
-    def _stalled(self, specs: list[dict[str, Any]]) -> bool:
+    def _stalled(self, specs: tuple[TaskSpec, ...]) -> bool:
         """A plan that brings nothing new is not run: the first time the phase is replanned
         with the evidence, the second time it ends."""
         evidence = self.guard.stale(specs, self.engine.file_changes)
@@ -184,17 +184,17 @@ class PhaseRounds:
                                 message=f"Phase {phase.id}, round {phase.rounds}: {message}"))
         return True
 
-    def _start(self, specs: list[dict[str, Any]], reasoning: str) -> list[Task]:
+    def _start(self, plan: Plan) -> list[Task]:
         phase = self.phase
-        add_dependencies(specs)
-        tasks = [Task(id=t["id"], title=t["title"], description=t["description"],
-                      tool=t["tool"], arguments=t["arguments"], priority=t["priority"],
-                      dependencies=list(t["dependencies"]), round=phase.rounds,
-                      estimated_tokens=len(str(t["arguments"])) // 4)
-                 for t in specs]
+        add_dependencies(plan.tasks)
+        tasks = [Task(id=t.id, title=t.title, description=t.description, tool=t.tool,
+                      arguments=t.arguments, priority=t.priority,
+                      dependencies=list(t.dependencies), round=phase.rounds,
+                      estimated_tokens=len(str(t.arguments)) // 4)
+                 for t in plan.tasks]
         phase.tasks += tasks
         self.engine.emit(TasksPlanned(phase_id=phase.id, round=phase.rounds,
-                                      max_rounds=phase.max_rounds, reasoning=reasoning,
+                                      max_rounds=phase.max_rounds, reasoning=plan.reasoning,
                                       tasks=[t.card() for t in tasks], mode=self.mode))  # type: ignore[arg-type]
         return tasks
 
@@ -203,31 +203,9 @@ class PhaseRounds:
         if engine.accounting.exhausted:
             self._end("stopped", "the iteration budget is spent before the round was judged")
             return "done"
-        names, most = engine.tools.names(), engine.settings.max_tasks_per_round
-        self.messages.append({"role": "user", "content": judge_instruction(
-            phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)})
-        result = await engine.caller.call(
-            "judge", self.messages, "judge_tasks", judge_schema(names, most),
-            lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
-            ack=lambda _: "Verdict recorded.")
-        judge = result.value or degraded_judge(result.problem)
-        if result.value is not None:
-            self._notes("judge", judge["notes"])
-        self.engine.emit(apply_verdict(self.phase, judge, tasks, degraded=result.value is None))
-        completed = bool(judge["phase_completed"])
-        action = judge["next_action"]
-        strategy = ""
-        if self._wants_think(judge, tasks, result.value is None):
-            thought = await self._think()
-            if thought is not None and self._overclaims(judge, tasks, thought):
-                thought = None
-            if thought is not None:
-                completed = thought["phase_completed"]
-                if not completed and not thought["continue_phase"]:
-                    action = "end_phase"
-                elif not completed and action == "end_phase":
-                    action = "continue_phase"
-                strategy = thought["next_round_strategy"]
+        judge, degraded = await self._judge(facts)
+        self.engine.emit(apply_verdict(self.phase, judge, tasks, degraded=degraded))
+        completed, action, strategy = await self._second_opinion(judge, tasks, degraded)
         unwritten = self._unwritten() if completed else []
         if unwritten:
             completed = False
@@ -235,17 +213,49 @@ class PhaseRounds:
             action = "retry_failed" if any(id(t) in now for t in unwritten) else "continue_phase"
             strategy = "Write what is still missing: " + "; ".join(
                 f"round {t.round} task {t.id} {t.tool} failed: {t.error[:200]}" for t in unwritten)
-        next_tasks = judge["next_tasks"]
-        if strategy or (completed, action) != (judge["phase_completed"], judge["next_action"]):
-            next_tasks = []  # Think decided otherwise: the next round is planned afresh
+        next_tasks = judge.next_tasks
+        if strategy or (completed, action) != (judge.phase_completed, judge.next_action):
+            next_tasks = ()  # Think decided otherwise: the next round is planned afresh
         outcome = self._route(judge, tasks, completed, action, strategy)
         if phase.status == "running":
-            self.pending, self.pending_reason = next_tasks, "planned by the judge"
+            self.pending = Plan(tasks=next_tasks, reasoning="planned by the judge")
         elif phase.status == "completed" and self.next_phase:
             self.handoff = next_tasks
         return outcome
 
-    def _wants_think(self, judge: dict[str, Any], tasks: list[Task], degraded: bool) -> bool:
+    async def _judge(self, facts: str) -> tuple[Verdict, bool]:
+        """The judge's verdict on the round, and whether it is the degraded stand-in."""
+        engine, phase = self.engine, self.phase
+        names, most = engine.tools.names(), engine.settings.max_tasks_per_round
+        self.messages.append({"role": "user", "content": judge_instruction(
+            phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)})
+        result = await engine.caller.call(
+            "judge", self.messages, "judge_tasks", judge_schema(names, most),
+            lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
+            ack=lambda _: "Verdict recorded.")
+        if result.value is None:
+            return degraded_judge(result.problem), True
+        self._notes("judge", result.value.notes)
+        return result.value, False
+
+    async def _second_opinion(self, judge: Verdict, tasks: list[Task], degraded: bool
+                              ) -> tuple[bool, str, str]:
+        """(completed, next action, strategy): the verdict's, or Think's where it settles an
+        open verdict without overclaiming."""
+        completed, action, strategy = judge.phase_completed, judge.next_action, ""
+        if not self._wants_think(judge, tasks, degraded):
+            return completed, action, strategy
+        thought = await self._think()
+        if thought is None or self._overclaims(judge, tasks, thought):
+            return completed, action, strategy
+        completed = thought.phase_completed
+        if not completed and not thought.continue_phase:
+            action = "end_phase"
+        elif not completed and action == "end_phase":
+            action = "continue_phase"
+        return completed, action, thought.next_round_strategy
+
+    def _wants_think(self, judge: Verdict, tasks: list[Task], degraded: bool) -> bool:
         policy = self.engine.settings.think_stage
         if policy == "never" or degraded or self.engine.accounting.exhausted:
             return False
@@ -253,14 +263,13 @@ class PhaseRounds:
             return True
         return verdict_is_open(judge, tasks)
 
-    def _overclaims(self, judge: dict[str, Any], tasks: list[Task],
-                    thought: dict[str, Any]) -> bool:
+    def _overclaims(self, judge: Verdict, tasks: list[Task], thought: ThinkDecision) -> bool:
         """Think may not call a phase complete that the judge found incomplete while writes of
         this round failed: the engine's record outweighs a second opinion without facts (a
         failed read, say of a file that does not exist, is Think's to weigh)."""
         tools = self.engine.tools
         failed = [t for t in failed_tasks(judge, tasks) if tools.written_paths(t.tool, t.arguments)]
-        if not thought["phase_completed"] or judge["phase_completed"] or not failed:
+        if not thought.phase_completed or judge.phase_completed or not failed:
             return False
         ids = ", ".join(str(t.id) for t in failed)
         self.engine.emit(Notice(level="warning", stage="think", message=(
@@ -292,7 +301,7 @@ class PhaseRounds:
                 "the phase goes on with the failed writes.")))
         return [t for t, _ in missing]
 
-    async def _think(self) -> dict[str, Any] | None:
+    async def _think(self) -> ThinkDecision | None:
         engine, phase = self.engine, self.phase
         self.messages.append({"role": "user", "content": think_instruction(phase.rounds)})
         result = await engine.caller.call("think", self.messages, "think", THINK, parse_think,
@@ -303,21 +312,21 @@ class PhaseRounds:
         thought = result.value
         phase.thoughts.append(thought)
         engine.emit(Thought(phase_id=phase.id, round=phase.rounds,
-                            phase_completed=thought["phase_completed"],
-                            continue_phase=thought["continue_phase"],
-                            next_round_strategy=thought["next_round_strategy"],
-                            user_summary=thought["user_summary"]))
+                            phase_completed=thought.phase_completed,
+                            continue_phase=thought.continue_phase,
+                            next_round_strategy=thought.next_round_strategy,
+                            user_summary=thought.user_summary))
         return thought
 
-    def _route(self, judge: dict[str, Any], tasks: list[Task], completed: bool, action: str,
+    def _route(self, judge: Verdict, tasks: list[Task], completed: bool, action: str,
                strategy: str) -> str:
         phase = self.phase
         if completed or action == "end_phase":
             self._end("completed" if completed else "incomplete",
-                      judge["failed_reason"] or "the judge ended the phase before its goal")
+                      judge.failed_reason or "the judge ended the phase before its goal")
             return "done"
-        if judge["problem_level"] == "comprehension" and not self.engine.reanalysed:
-            self._end("failed", judge["failed_reason"] or "the request was misunderstood")
+        if judge.problem_level == "comprehension" and not self.engine.reanalysed:
+            self._end("failed", judge.failed_reason or "the request was misunderstood")
             return "reanalyse"
         failed = failed_tasks(judge, tasks)
         if action == "retry_failed" and failed:
@@ -331,9 +340,9 @@ class PhaseRounds:
                 for t in failed)
             return "done"
         phase.consecutive_retries = 0
-        if action == "replan" or judge["problem_level"] == "planning" and failed:
+        if action == "replan" or judge.problem_level == "planning" and failed:
             self.mode = "replan"
-            self.detail = judge["failed_reason"] or strategy
+            self.detail = judge.failed_reason or strategy
         else:
             self.mode = "plan"
             self.detail = strategy

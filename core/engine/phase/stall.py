@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
+from core.models.stage_results import TaskSpec
 from core.models.task import Task
 
 STALLS_TO_END = 2
@@ -66,23 +67,22 @@ class StallGuard:
             return done  # its change is already made
         return done if (done.phase, done.changes_before) == (self.phase, changes) else None
 
-    def stale(self, specs: list[dict[str, Any]], changes: int) -> str:
+    def stale(self, specs: Sequence[TaskSpec], changes: int) -> str:
         """Evidence when this plan brings nothing new, else "": every task repeats an earlier
         call, or waits for a repeated failure (it would be blocked again)."""
-        repeats = {s["id"]: self.repeat_of(s["tool"], s["arguments"], changes) for s in specs}
+        repeats = {s.id: self.repeat_of(s.tool, s.arguments, changes) for s in specs}
         hopeless = {i for i, done in repeats.items() if done is not None and not done.ok}
         grew = True
         while grew:
-            waiting = {s["id"] for s in specs
-                       if s["id"] not in hopeless and hopeless & set(s["dependencies"])}
+            waiting = {s.id for s in specs if s.id not in hopeless and hopeless & set(s.dependencies)}
             hopeless |= waiting
             grew = bool(waiting)
-        if not all(repeats[s["id"]] or s["id"] in hopeless for s in specs):
+        if not all(repeats[s.id] or s.id in hopeless for s in specs):
             return ""
         lines = []
         for spec in specs:
-            call = f"- {spec['tool']} {json.dumps(spec['arguments'], ensure_ascii=False)[:160]}"
-            done = repeats[spec["id"]]
+            call = f"- {spec.tool} {json.dumps(spec.arguments, ensure_ascii=False)[:160]}"
+            done = repeats[spec.id]
             if done is None:
                 lines.append(f"{call}: would be blocked again (it waits for a call that fails)")
                 continue

@@ -8,72 +8,69 @@ model.
 
 from __future__ import annotations
 
-from typing import Any
-
 from core.events import Judged
 from core.models.phase import Phase, completion_rate, quality_average, success_rate
+from core.models.stage_results import Verdict
 from core.models.task import Task
 
 JUDGED_BAD = ("failed", "partial")
 
 
-def degraded_judge(problem: str) -> dict[str, Any]:
+def degraded_judge(problem: str) -> Verdict:
     """The verdict used when the judge's reply could not be used: the round is not completed."""
-    return {"task_evaluation": [], "quality_score": 0.0, "phase_completed": False,
-            "user_summary": f"The judge's verdict could not be used ({problem}); this round "
-                            "counts as not completed.",
-            "next_action": "continue_phase", "failed_reason": problem,
-            "problem_level": "execution", "next_tasks": []}
+    return Verdict(user_summary=f"The judge's verdict could not be used ({problem}); this "
+                                "round counts as not completed.",
+                   next_action="continue_phase", phase_completed=False, quality_score=0.0,
+                   failed_reason=problem)
 
 
-def apply_verdict(phase: Phase, judge: dict[str, Any], tasks: list[Task],
-                  degraded: bool) -> Judged:
+def apply_verdict(phase: Phase, judge: Verdict, tasks: list[Task], degraded: bool) -> Judged:
     """Record the verdict on the phase and its tasks; returns the event to show it."""
-    listed = {v["task_id"]: v for v in judge["task_evaluation"]}
+    listed = {v.task_id: v for v in judge.task_evaluation}
     verdicts = []
     for task in tasks:
         verdict = listed.get(task.id)
         if verdict is not None:
-            task.quality_score = verdict["quality_score"]
-            verdicts.append({"task_id": task.id, "title": task.title,
-                             "status": verdict["status"], "quality": verdict["quality_score"],
-                             "comment": verdict["comment"], "actual": task.status})
+            task.quality_score = verdict.quality_score
+            verdicts.append({"task_id": task.id, "title": task.title, "status": verdict.status,
+                             "quality": verdict.quality_score, "comment": verdict.comment,
+                             "actual": task.status})
         elif not degraded:
-            task.quality_score = judge["quality_score"] if task.status == "done" else 0.0
+            task.quality_score = judge.quality_score if task.status == "done" else 0.0
             status = task.status if task.status in ("done", "skipped") else "failed"
             verdicts.append({"task_id": task.id, "title": task.title, "status": status,
                              "quality": task.quality_score, "comment": "",
                              "actual": task.status})
     phase.judgements.append(judge)
-    phase.summaries.append(judge["user_summary"])
-    phase.problem_level = judge["problem_level"]
+    phase.summaries.append(judge.user_summary)
+    phase.problem_level = judge.problem_level
     return Judged(phase_id=phase.id, round=phase.rounds,
-                  phase_completed=judge["phase_completed"], next_action=judge["next_action"],
+                  phase_completed=judge.phase_completed, next_action=judge.next_action,
                   completion_rate=completion_rate(tasks), success_rate=success_rate(tasks),
                   quality_average=quality_average(tasks), verdicts=verdicts,
-                  user_summary=judge["user_summary"], failed_reason=judge["failed_reason"],
-                  problem_level=judge["problem_level"], degraded=degraded)
+                  user_summary=judge.user_summary, failed_reason=judge.failed_reason,
+                  problem_level=judge.problem_level, degraded=degraded)
 
 
-def failed_tasks(judge: dict[str, Any], tasks: list[Task]) -> list[Task]:
+def failed_tasks(judge: Verdict, tasks: list[Task]) -> list[Task]:
     """Tasks that did not run cleanly, or that the judge found failed or partial; a task
     skipped because the same call already succeeded is not failed."""
-    bad = {v["task_id"] for v in judge["task_evaluation"] if v["status"] in JUDGED_BAD}
+    bad = {v.task_id for v in judge.task_evaluation if v.status in JUDGED_BAD}
     return [t for t in tasks if t.status not in ("done", "skipped") or t.id in bad]
 
 
-def verdict_is_open(judge: dict[str, Any], tasks: list[Task]) -> bool:
+def verdict_is_open(judge: Verdict, tasks: list[Task]) -> bool:
     """Whether the verdict leaves the decision open, so that Think should settle it: it
     contradicts itself (a reached goal that is not ended, an end without the goal and
     without a reason) or the facts (a reached goal although tasks failed, a retry with
     nothing failed), or it goes on after failures without saying how (neither a retry, a
     replan nor the next tasks)."""
-    completed, action = judge["phase_completed"], judge["next_action"]
+    completed, action = judge.phase_completed, judge.next_action
     failed = bool(failed_tasks(judge, tasks))
-    if action == "retry_failed" and not failed and not judge["next_tasks"]:
+    if action == "retry_failed" and not failed and not judge.next_tasks:
         return True
     if completed:
         return action != "end_phase" or failed
     if action == "end_phase":
-        return not judge["failed_reason"]
-    return action == "continue_phase" and failed and not judge["next_tasks"]
+        return not judge.failed_reason
+    return action == "continue_phase" and failed and not judge.next_tasks

@@ -18,20 +18,20 @@ def judge(**fields: Any) -> dict[str, Any]:
 
 def test_a_reached_goal_without_an_action_ends_the_phase() -> None:
     verdict = judge(phase_completed=True)
-    assert verdict["next_action"] == "end_phase" and verdict["phase_completed"] is True
+    assert verdict.next_action == "end_phase" and verdict.phase_completed is True
 
 
 def test_a_verdict_without_goal_or_action_goes_on() -> None:
     verdict = judge(phase_completed=False)
-    assert verdict["next_action"] == "continue_phase" and verdict["phase_completed"] is False
+    assert verdict.next_action == "continue_phase" and verdict.phase_completed is False
 
 
 def test_next_tasks_without_an_action_continue_the_phase() -> None:
     verdict = judge(next_tasks=[{"tool": "read_file", "arguments": {"path": "a.txt"}}])
-    assert verdict["next_action"] == "continue_phase"
-    assert [t["tool"] for t in verdict["next_tasks"]] == ["read_file"]
+    assert verdict.next_action == "continue_phase"
+    assert [t.tool for t in verdict.next_tasks] == ["read_file"]
 
 
 def test_an_explicit_action_is_kept() -> None:
-    assert judge(phase_completed=True, next_action="retry_failed")["next_action"] == \
+    assert judge(phase_completed=True, next_action="retry_failed").next_action == \
         "retry_failed"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from core.engine.phase.judge_facts import file_facts, round_facts, snapshot
 from core.engine.placeholders import add_dependencies, references, resolve
 from core.engine.phase.stall import StallGuard, action_key
 from core.engine.task_specs import arguments_schema
+from core.models.stage_results import TaskSpec
 from core.models.task import Task
 
 
@@ -46,24 +48,24 @@ def test_a_plan_is_stale_when_everything_repeats_or_waits_for_a_repeated_failure
     memory = guard()
     failed = ran(1, "read_file", False, "file not found: x", path="x")
     memory.record([(action_key(failed.tool, failed.arguments), failed)], 1, 1, changes_before=0)
-    spec = {"id": 1, "tool": "read_file", "arguments": {"path": "x"}, "dependencies": []}
-    waiting = {"id": 2, "tool": "write_file", "arguments": {"path": "y", "content": "1"},
-               "dependencies": [1]}
+    spec = TaskSpec(id=1, tool="read_file", arguments={"path": "x"})
+    waiting = TaskSpec(id=2, tool="write_file", arguments={"path": "y", "content": "1"},
+                       dependencies=[1])
     evidence = memory.stale([spec, waiting], changes=0)
     assert 'read_file {"path": "x"}: failed in phase 1, round 1: file not found: x' in evidence
     assert "would be blocked again" in evidence
-    fresh = dict(waiting, dependencies=[])
+    fresh = replace(waiting, dependencies=[])
     assert memory.stale([spec, fresh], changes=0) == ""
     assert memory.stale([spec], changes=1) == ""  # a file changed: it may succeed now
 
 
 def test_placeholders_are_whole_values_of_known_ids() -> None:
-    specs = [{"id": 1, "arguments": {}, "dependencies": []},
-             {"id": 2, "arguments": {"content": " $1 ", "note": "costs $1 and $2"},
-              "dependencies": []},
-             {"id": 3, "arguments": {"content": "$7"}, "dependencies": []}]
+    specs = [TaskSpec(id=1, tool="list_files", arguments={}),
+             TaskSpec(id=2, tool="write_file",
+                      arguments={"content": " $1 ", "note": "costs $1 and $2"}),
+             TaskSpec(id=3, tool="write_file", arguments={"content": "$7"})]
     add_dependencies(specs)
-    assert [s["dependencies"] for s in specs] == [[], [1], []]
+    assert [s.dependencies for s in specs] == [[], [1], []]
     assert references({"a": "$1", "b": "$2"}, {1}) == [1]
     assert resolve({"content": "$1", "n": 3, "x": "$2"}, {1: "found\n"}) == {
         "content": "found", "n": 3, "x": "$2"}

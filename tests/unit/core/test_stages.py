@@ -60,28 +60,28 @@ def test_stages_require_only_what_the_engine_cannot_default() -> None:
 def test_defaults_fill_what_a_model_left_out() -> None:
     phase_plan = parse_phases({"phases": [{"name": "A", "goal": "do a", "estimated_rounds": 1},
                                           {"name": "B", "goal": "do b", "estimated_rounds": 2}]})
-    assert [(p["id"], p["dependencies"]) for p in phase_plan["phases"]] == [(1, []), (2, [1])]
-    assert phase_plan["execution_strategy"] == "sequential"
+    assert [(p.id, p.dependencies) for p in phase_plan.phases] == [(1, ()), (2, (1,))]
+    assert phase_plan.execution_strategy == "sequential"
     tasks = parse_plan({"tasks": [{"tool": "read_file", "arguments": {"path": "a.py"}},
                                   {"tool": "list_files", "arguments": {}, "dependencies": [1]}]},
-                       ["read_file", "list_files"], 8, lambda _tool, args: args)["tasks"]
-    assert [(t["id"], t["title"], t["priority"], t["dependencies"]) for t in tasks] == [
+                       ["read_file", "list_files"], 8, lambda _tool, args: args).tasks
+    assert [(t.id, t.title, t.priority, t.dependencies) for t in tasks] == [
         (1, "read_file a.py", 5, []), (2, "list_files", 5, [1])]
     verdict = parse_judge({"next_action": "end_phase", "user_summary": "Read the file fully."},
                           ["read_file"], 8, lambda _tool, args: args)
-    assert (verdict["phase_completed"], verdict["quality_score"], verdict["next_tasks"]) == (
-        True, 8.0, [])
+    assert (verdict.phase_completed, verdict.quality_score, verdict.next_tasks) == (
+        True, 8.0, ())
     unreached = parse_judge({"next_action": "end_phase", "user_summary": "Gave up on it.",
                              "failed_reason": "the file is missing"}, ["read_file"], 8,
                             lambda _tool, args: args)
-    assert unreached["phase_completed"] is False
+    assert unreached.phase_completed is False
     more = parse_judge({"user_summary": "Read the first file.",
                         "next_tasks": [{"tool": "read_file", "arguments": {"path": "b.py"}}]},
                        ["read_file"], 8, lambda _tool, args: args)
-    assert (more["next_action"], more["phase_completed"]) == ("continue_phase", False)
+    assert (more.next_action, more.phase_completed) == ("continue_phase", False)
     silent = parse_judge({"user_summary": "Nothing said about what comes next."},
                          ["read_file"], 8, lambda _tool, args: args)
-    assert (silent["next_action"], silent["phase_completed"]) == ("continue_phase", False)
+    assert (silent.next_action, silent.phase_completed) == ("continue_phase", False)
     assert parse_analysis({"core_goal": "Do it", "requirements": [], "complexity": "simple",
                            "estimated_phases": 1}).clarification_needed is False
 
@@ -94,7 +94,7 @@ def test_judge_has_problem_level() -> None:
 def test_integers_are_clamped() -> None:
     args = phases((1, "A", []))["arguments"]
     args["phases"][0]["estimated_rounds"] = 10 ** 15
-    assert parse_phases(args)["phases"][0]["estimated_rounds"] == 5
+    assert parse_phases(args).phases[0].estimated_rounds == 5
     data = analysis(phases=1)["arguments"]
     data["estimated_phases"] = -3
     assert parse_analysis(data).estimated_phases == 1
@@ -102,11 +102,11 @@ def test_integers_are_clamped() -> None:
 
 def test_phase_cycles_and_unknown_ids_are_repaired_duplicates_are_invalid() -> None:
     cyclic = parse_phases(phases((1, "A", [2]), (2, "B", [1]))["arguments"])
-    assert [p["dependencies"] for p in cyclic["phases"]] == [[], [1]]
-    assert any("cycle 1 → 2 → 1" in note for note in cyclic["notes"])
+    assert [p.dependencies for p in cyclic.phases] == [(), (1,)]
+    assert any("cycle 1 → 2 → 1" in note for note in cyclic.notes)
     unknown = parse_phases(phases((1, "A", [7]))["arguments"])
-    assert unknown["phases"][0]["dependencies"] == []
-    assert unknown["notes"] == ["phase 1: removed unknown dependency id(s) [7]"]
+    assert unknown.phases[0].dependencies == ()
+    assert unknown.notes == ("phase 1: removed unknown dependency id(s) [7]",)
     with pytest.raises(SchemaError, match="unique"):
         parse_phases(phases((1, "A", []), (1, "B", []))["arguments"])
 
@@ -120,7 +120,7 @@ def check(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
 def test_plan_limits_tools_and_arguments() -> None:
     names = ["list_files", "read_file"]
     ok = parse_plan(plan(task(1, "read_file", path="a"))["arguments"], names, 8, check)
-    assert ok["tasks"][0]["arguments"] == {"path": "a"}
+    assert ok.tasks[0].arguments == {"path": "a"}
     with pytest.raises(SchemaError, match="at most 8 tasks"):
         parse_plan(plan(*[task(i, "list_files") for i in range(1, 10)])["arguments"], names, 8,
                    check)
@@ -135,9 +135,9 @@ def test_a_plan_keeps_its_valid_tasks_and_repairs_ids_and_dependencies() -> None
     mixed = parse_plan(plan(task(1, "rm_rf"), task(2, "read_file", [1, 9], path="a"),
                             task(3, "read_file"), task(2, "list_files", [4], path="x"),
                             task(4, "list_files", [2], path="y"))["arguments"], names, 8, check)
-    assert [(t["id"], t["tool"], t["dependencies"]) for t in mixed["tasks"]] == [
+    assert [(t.id, t.tool, t.dependencies) for t in mixed.tasks] == [
         (2, "read_file", []), (5, "list_files", [4]), (4, "list_files", [2])]
-    notes = " | ".join(mixed["notes"])
+    notes = " | ".join(mixed.notes)
     assert "dropped task 1" in notes and "rm_rf" in notes and "dropped task 3" in notes
     assert "task id 2 was used twice; the second is task 5" in notes
     assert "removed unknown dependency id(s) [1, 9]" in notes
@@ -154,8 +154,8 @@ def test_an_unknown_extra_argument_is_dropped_not_the_plan() -> None:
     parsed = parse_plan(plan(task(1, "read_file", path="a.py", overwrite=True,
                                   encoding="utf-8"))["arguments"],
                         registry.names(), 8, strict)
-    assert parsed["tasks"][0]["arguments"] == {"path": "a.py"}
-    assert sorted(parsed["notes"]) == [
+    assert parsed.tasks[0].arguments == {"path": "a.py"}
+    assert sorted(parsed.notes) == [
         "task 1 (read_file): dropped the unknown argument 'encoding'",
         "task 1 (read_file): dropped the unknown argument 'overwrite'"]
 
@@ -204,5 +204,5 @@ def test_exact_repeats_in_one_plan_are_dropped() -> None:
     names = ["list_files", "read_file"]
     parsed = parse_plan(plan(task(1, "read_file", path="a"), task(2, "read_file", path="a"),
                              task(3, "read_file", [2], path="b"))["arguments"], names, 8, check)
-    assert [(t["id"], t["dependencies"]) for t in parsed["tasks"]] == [(1, []), (3, [1])]
-    assert parsed["notes"] == ["task 2 repeats task 1 exactly; dropped"]
+    assert [(t.id, t.dependencies) for t in parsed.tasks] == [(1, []), (3, [1])]
+    assert parsed.notes == ("task 2 repeats task 1 exactly; dropped",)
