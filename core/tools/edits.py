@@ -4,6 +4,9 @@ Both ask ``ctx.approve("write", ...)`` first, record the file's original state i
 checkpoint, replace the file atomically (temp file + rename in the same folder) and emit a
 ``FileChanged`` event. The checkpoint, the write and the record of what was written happen
 together in one worker thread, so a cancelled task never leaves the checkpoint behind.
+Python that does not parse is refused (unless the file did not parse before either), and
+the result ends with the facts of the write (``code_checks``): it parses, definitions it
+lost, content it shrank to.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from core.events import FileChanged
 from core.tools import paths
 from core.tools.base import DENIED, ToolContext, ToolError
 from core.tools.checkpoint import Checkpoint, atomic_write
+from core.tools.code_checks import parse_refusal, write_facts
 from core.tools.registry import Limit, PathArg, tool
 
 EDIT_CAP = 10 * 1024 * 1024
@@ -47,8 +51,11 @@ async def write_file(ctx: ToolContext, path: PathArg,
         raise ToolError(f"{target.rel} already exists and was not read in this run; "
                         "read it first, or pass overwrite=true to replace it")
     data = content.encode("utf-8")
+    original = await asyncio.to_thread(_read_existing, target) if target.exists else None
+    _refuse_broken_python(target.rel, original, data)
     change = await _commit(ctx, target, data)
-    return f"wrote {target.rel} ({len(data):,} bytes, {change})"
+    return f"wrote {target.rel} ({len(data):,} bytes, {change})" + _facts(target.rel, original,
+                                                                          data)
 
 
 @tool(writes="path")
@@ -87,10 +94,27 @@ async def edit_file(ctx: ToolContext, path: PathArg,
     start = starts[0]
     updated = text[:start] + new_text + text[start + len(old_text):]
     data = updated.encode("utf-8", errors="surrogateescape")
+    _refuse_broken_python(target.rel, original, data)
     await _commit(ctx, target, data, expected=original)
     first = _line_of(text, start)
     return (f"edited {target.rel}: replaced lines {first}–{first + old_text.count(chr(10))} "
-            f"({len(data):,} bytes now)\n" + _excerpt(updated, first, new_text.count("\n")))
+            f"({len(data):,} bytes now)\n" + _excerpt(updated, first, new_text.count("\n"))
+            + _facts(target.rel, original, data))
+
+
+def _decoded(data: bytes | None) -> str | None:
+    return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def _refuse_broken_python(rel: str, original: bytes | None, data: bytes) -> None:
+    problem = parse_refusal(rel, _decoded(original), data.decode("utf-8", errors="replace"))
+    if problem:
+        raise ToolError(problem)
+
+
+def _facts(rel: str, original: bytes | None, data: bytes) -> str:
+    facts = write_facts(rel, _decoded(original), _decoded(data))
+    return "\nFacts: " + "; ".join(facts) if facts else ""
 
 
 def _not_found(text: str, rel: str, old_text: str) -> str:
@@ -139,6 +163,14 @@ def _read_for_edit(target: paths.Resolved) -> bytes:
     if b"\x00" in data[:8192]:
         raise ToolError(f"{target.rel} is a binary file; edit_file only changes text")
     return data
+
+
+def _read_existing(target: paths.Resolved) -> bytes | None:
+    """What a file about to be replaced holds, for the facts (None if binary or too large)."""
+    try:
+        return _read_for_edit(target)
+    except (ToolError, OSError):
+        return None
 
 
 def _occurrences(text: str, needle: str) -> list[int]:

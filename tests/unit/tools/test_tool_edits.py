@@ -155,3 +155,34 @@ def test_an_edit_whose_new_text_holds_the_old_is_never_applied_twice(harness: Ha
     target.write_text('{"listen_port": 1, "port": 2}')  # one match left outside new_text
     third = harness.call("edit_file", path="config.json", old_text="port", new_text="listen_port")
     assert third.ok and target.read_text() == '{"listen_port": 1, "listen_port": 2}'
+
+
+def test_python_that_does_not_parse_is_refused_and_nothing_is_written(harness: Harness) -> None:
+    (harness.workspace / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    harness.run.read_paths.add("calc.py")
+    result = harness.call("write_file", path="calc.py", content="def add(a, b:\n    return a\n")
+    assert not result.ok
+    assert "not valid Python" in result.error and "line 1" in result.error
+    assert (harness.workspace / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
+    edit = harness.call("edit_file", path="calc.py", old_text="return a + b", new_text="return (")
+    assert not edit.ok and "not valid Python" in edit.error
+    assert (harness.workspace / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
+
+
+def test_a_file_that_did_not_parse_before_may_be_written_and_the_facts_say_so(harness: Harness) -> None:
+    (harness.workspace / "broken.py").write_text("def f(:\n")
+    harness.run.read_paths.add("broken.py")
+    result = harness.call("write_file", path="broken.py", content="def f(:\n    pass\n")
+    assert result.ok and "broken.py does not parse" in result.output
+
+
+def test_the_facts_of_a_write_name_lost_definitions_and_a_shrink(harness: Harness) -> None:
+    original = "class Cart:\n    def add(self, item):\n        pass\n\n" \
+               "    def total(self):\n        return 0\n\n\ndef helper():\n    return 1\n"
+    (harness.workspace / "cart.py").write_text(original)
+    harness.run.read_paths.add("cart.py")
+    result = harness.call("write_file", path="cart.py", content="class Cart:\n    pass\n")
+    assert result.ok
+    assert "cart.py parses" in result.output
+    assert "no longer defines Cart.add, Cart.total, helper" in result.output
+    assert "replaced by much less content" in result.output

@@ -1,0 +1,86 @@
+"""Facts about a file's new content the engine can check without a model.
+
+A Python file still parses (else: the error and its line), the functions and classes it
+defined before are still defined, and it was not replaced by much less content. The writing
+tools refuse Python that does not parse (unless it did not parse before either); the facts
+go to the judge and to the next authoring call of the file.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+SHRINK_RATIO = 0.5
+SHRINK_LEAST = 40  # characters: a tiny file may shrink freely
+PYTHON_SUFFIXES = (".py", ".pyw", ".pyi")
+
+
+def is_python(path: str) -> bool:
+    return path.lower().endswith(PYTHON_SUFFIXES)
+
+
+def syntax_error(text: str, path: str) -> str:
+    """Why ``text`` is not valid Python ("" when it parses), with the line it fails on."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning for odd escapes is not an error
+            ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        line = (exc.text or "").rstrip("\n").strip()
+        where = f"line {exc.lineno}" + (f": {line[:120]}" if line else "")
+        return f"{exc.msg} ({where})"
+    except (ValueError, RecursionError) as exc:  # null bytes, absurd nesting
+        return str(exc)
+    return ""
+
+
+def parse_refusal(path: str, old: str | None, new: str) -> str:
+    """Why a write of ``new`` to the Python file ``path`` must not happen ("" when it may): its
+    content does not parse while the file it replaces did (or is new)."""
+    if not is_python(path):
+        return ""
+    problem = syntax_error(new, path)
+    if not problem or (old is not None and syntax_error(old, path)):
+        return ""
+    return (f"the new content of {path} is not valid Python: {problem}; nothing was written")
+
+
+def definitions(text: str, path: str) -> set[str]:
+    """Top-level functions and classes, and methods as ``Class.method`` (empty when the text
+    does not parse)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            names.add(node.name)
+            names.update(f"{node.name}.{item.name}" for item in node.body
+                         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return names
+
+
+def write_facts(path: str, old: str | None, new: str | None) -> list[str]:
+    """What a write did to ``path`` that a reader should check, one line each (none when
+    nothing is worth saying)."""
+    if new is None or old == new:
+        return []
+    facts: list[str] = []
+    if is_python(path):
+        problem = syntax_error(new, path)
+        facts.append(f"{path} does not parse: {problem}" if problem else f"{path} parses")
+        if old is not None and not problem:
+            lost = sorted(definitions(old, path) - definitions(new, path))
+            if lost:
+                facts.append(f"{path} no longer defines {', '.join(lost[:12])}"
+                             + (f" (+{len(lost) - 12} more)" if len(lost) > 12 else ""))
+    if old is not None and len(old) >= SHRINK_LEAST and len(new) < len(old) * SHRINK_RATIO:
+        facts.append(f"WARNING: {path} was replaced by much less content ({len(old):,} → "
+                     f"{len(new):,} characters); check that nothing it needed was lost")
+    return facts
