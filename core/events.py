@@ -68,8 +68,9 @@ class LlmCall(Event):
 @dataclass(frozen=True)
 class StageStarted(Event):
     """A model call begins (progress only). ``phase_id``/``round`` are 0 outside a phase's
-    rounds; ``streams``: the reply will arrive as ``StageDelta`` events while it is written.
-    The ``LlmCall`` of the same stage ends it."""
+    rounds; ``streams``: the reply will arrive as ``StageDelta`` events while it is written;
+    ``detail``: what the call works on (the file an ``author`` call writes). The ``LlmCall``
+    of the same stage ends it."""
 
     kind: ClassVar[str] = "stage_started"
     stage: str
@@ -78,6 +79,7 @@ class StageStarted(Event):
     model: str
     call: int
     streams: bool = False
+    detail: str = ""
 
 
 @dataclass(frozen=True)

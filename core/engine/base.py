@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import AsyncIterator
 
 from core.approval import ApprovalBroker
+from core.engine.authoring import AuthoringContext, AuthoringTools, Author
 from core.config import Settings
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary
 from core.engine.task_executor import TaskExecutor
@@ -27,7 +28,7 @@ from core.secrets import scrub_event
 from core.engine.outcome import decide_outcome
 from core.engine.stage_caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
-from core.tools.base import RunState, ToolManager
+from core.tools.base import RunState, ToolContext, ToolManager
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ class EngineBase:
         someone can answer a clarification (not headless --yes)."""
         self.model = model
         self.can_ask = can_ask  # someone can answer a clarification (not headless --yes)
-        self.tools = tools
+        self.tools = AuthoringTools(tools)
         self.settings = settings
         self.memory = memory
         self.run_id = run_id or uuid.uuid4().hex
@@ -53,8 +54,9 @@ class EngineBase:
         self.context_window = min(settings.context_window, window or settings.context_window)
         self.approvals = ApprovalBroker(settings, self.emit)
         self.caller = StageCaller(model, self.accounting, self.emit, thinking, self.position)
-        self.executor = TaskExecutor(tools, self.run_state, self.approvals, self.emit,
-                                 settings.max_parallel_tasks)
+        self.tools.author = Author(self.caller, self.run_state.workspace, self.authoring_context)
+        self.executor = TaskExecutor(self.tools, self.run_state, self.approvals, self.emit,
+                                     settings.max_parallel_tasks)
         self.tally = RunTally(status="failed")
         self.base_messages: list[Message] = []
         self.changed_files: list[str] = []
@@ -76,6 +78,10 @@ class EngineBase:
 
     def on_file_changed(self, path: str) -> None:
         """Hook for engines that attribute changes to a phase."""
+
+    def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
+        """Hook: what an authored write of task ``ctx.task_id`` builds on."""
+        return AuthoringContext(request=self.tally.goal)
 
     def position(self) -> tuple[int, int]:
         """Hook: (phase id, round) the next model call works for; (0, 0) outside the rounds."""

@@ -21,7 +21,10 @@ ANALYSER_SYSTEM = (
 AGENT_SYSTEM = (
     "You are PhaseDesk, an agent working on a workspace folder in phases. Each round you plan "
     "tasks, the engine runs them and you judge the results. Call exactly the tool you are "
-    "asked to call. Paths are relative to the workspace root.\n\n"
+    "asked to call. Paths are relative to the workspace root. To create or change a file, "
+    "plan write_file with the file's path and an instruction saying what it must contain or "
+    "what must change; the engine then shows the model the file and has its new content "
+    "written.\n\n"
     "Tools a task can use:\n{tools}"
 )
 
@@ -35,8 +38,22 @@ CLASSIC_SYSTEM = (
     "gather information or make changes; several independent calls may go in one reply. After "
     "each batch of results decide whether you have enough information to answer the request: "
     "if yes, answer in plain text (Markdown); if not, make the next tool calls. Never repeat "
-    "a call with the same arguments. Paths are relative to the workspace root."
+    "a call with the same arguments. Paths are relative to the workspace root. To create or "
+    "change a file, call write_file with its path and an instruction saying what it must "
+    "contain or what must change; its new content is written in a separate step that shows "
+    "the current file."
 )
+
+AUTHOR_SYSTEM = (
+    "You write one file of a software project at a time. You reply with the file's new "
+    "content in a fenced code block, complete and ready to save: no placeholders, no "
+    "omitted parts, nothing the task does not ask to change."
+)
+LANGUAGES = {".py": "python", ".js": "javascript", ".ts": "typescript", ".json": "json",
+             ".md": "markdown", ".sh": "bash", ".html": "html", ".css": "css",
+             ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".cfg": "ini", ".ini": "ini",
+             ".sql": "sql", ".rs": "rust", ".go": "go", ".java": "java", ".c": "c",
+             ".cpp": "cpp", ".h": "c", ".rb": "ruby"}
 
 
 def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
@@ -149,3 +166,43 @@ def summarizer_instruction(status_line: str, reports: str,
             "done, what changed, what failed and why, and what is left. If the request asks "
             "a question, begin with the answer, quoting the exact values (names, numbers, "
             f"text) the task results above show. {ask}")
+
+
+def fence_language(path: str) -> str:
+    suffix = path[path.rfind("."):].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    return LANGUAGES.get(suffix, "")
+
+
+def authoring_prompt(path: str, instruction: str, current: str | None, context: Any,
+                     edits: bool, failures: list[str], facts: str) -> str:
+    """The authoring call's request: what to write, the file as it is, what it builds on,
+    what went wrong before; the reply format last. ``context`` is an ``AuthoringContext``."""
+    language = fence_language(path)
+    parts = [f"Request:\n{context.request}"]
+    if context.goal:
+        parts.append(f"Current goal: {context.goal}")
+    parts.append(f"Task: {instruction}")
+    if current is None:
+        parts.append(f"{path} does not exist yet: write it from scratch.")
+    else:
+        fence = "````" if "```" in current else "```"
+        parts.append(f"Current content of {path}:\n{fence}{language}\n{current}"
+                     f"{'' if current.endswith(chr(10)) or not current else chr(10)}{fence}")
+    if context.related:
+        parts.append(f"Results this task builds on:\n{context.related}")
+    for failure in failures:
+        parts.append(f"An earlier try at {path} failed: {failure}")
+    if facts:
+        parts.append(f"Checked after the last write of {path}: {facts}")
+    if edits:
+        parts.append(
+            f"{path} is long: reply with search/replace blocks only, each like\n"
+            f"{path}\n<<<<<<< SEARCH\n(lines copied exactly from the current file)\n"
+            "=======\n(the lines to put in their place)\n>>>>>>> REPLACE\n"
+            "Copy the SEARCH lines exactly, whitespace included, with enough lines to be "
+            "unique.")
+    else:
+        parts.append(f"Reply with the complete new content of {path} in one fenced code "
+                     f"block (```{language}), keeping everything the task does not ask to "
+                     "change.")
+    return "\n\n".join(parts)

@@ -101,9 +101,10 @@ class StageCaller:
 
     async def raw(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
                   tool_choice: dict[str, Any] | str | None, counted: bool,
-                  options: CallOptions = NO_OPTIONS) -> Reply:
+                  options: CallOptions = NO_OPTIONS, detail: str = "") -> Reply:
         """One model call with accounting and its events; ``ModelError`` propagates unless it
-        is fatal, in which case ``RunAborted`` is raised."""
+        is fatal, in which case ``RunAborted`` is raised. ``detail`` names what the call
+        works on, for the page."""
         acc = self.accounting
         context = estimate_tokens(messages) + estimate_tokens(tools)
         shown = digest(messages)
@@ -116,7 +117,7 @@ class StageCaller:
         phase_id, round_ = self.where()
         streams = model.capabilities.streams
         self.emit(StageStarted(stage=stage, phase_id=phase_id, round=round_,
-                               model=label, call=acc.calls, streams=streams))
+                               model=label, call=acc.calls, streams=streams, detail=detail))
         relay = DeltaRelay(stage, self.emit)
         if streams:
             options = dataclasses.replace(options, on_delta=relay.feed)

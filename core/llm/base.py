@@ -53,12 +53,14 @@ class CallOptions:
     ``max_tokens`` bounds the generation (None: the provider's default);
     ``response_format`` is an OpenAI ``response_format`` (for example a ``json_schema``) or
     None; ``on_delta`` receives the reply's pieces as they arrive where the provider streams
-    (providers that do not stream never call it).
+    (providers that do not stream never call it); ``temperature`` is sent when given (0 for
+    code: the most likely text, the same each time).
     """
 
     max_tokens: int | None = None
     response_format: dict[str, Any] | None = None
     on_delta: DeltaSink | None = None
+    temperature: float | None = None
 
 
 NO_OPTIONS = CallOptions()

@@ -23,6 +23,7 @@ import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -44,11 +45,12 @@ from core.llm.gguf_info import GgufInfo, read_info
 __all__ = ["INSTALL_HINT", "EmbeddedModel", "model_path"]
 
 MAX_CONTEXT_TOKENS = 32768
-TEXT_TOKENS = 512  # plain replies
+TEXT_TOKENS = 512  # plain replies that do not say how long they may be
 TOOL_TOKENS_CAP = 2048  # longest constrained reply
-TEMPERATURE = 0.2
+TEMPERATURE = 0.0  # the most likely reply: what code and stage answers want
 SEED = 7  # the same conversation gets the same reply, which makes runs reproducible
-REPEAT_PENALTY = 1.1  # without it the model loops inside strings ("1.1.1.1...") until the cap
+REPEAT_PENALTY = 1.1  # without it the model loops inside JSON strings ("1.1.1.1...")
+TEXT_REPEAT_PENALTY = 1.0  # code repeats tokens (indentation, names) by nature
 PROMPT_MARGIN_TOKENS = 32
 
 
@@ -116,7 +118,7 @@ class EmbeddedModel:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="embedded-model")
             try:
                 return await loop.run_in_executor(self._executor, self._serve, messages, tools,
-                                                  tool_choice, stop)
+                                                  tool_choice, stop, options)
             except asyncio.CancelledError:
                 stop.set()
                 raise
@@ -167,7 +169,8 @@ class EmbeddedModel:
         return self._fixed_threads or thread_count()
 
     def _serve(self, messages: list[Message], tools: list[dict[str, Any]],
-               tool_choice: dict[str, Any] | str | None, stop: threading.Event) -> Reply:
+               tool_choice: dict[str, Any] | str | None, stop: threading.Event,
+               options: CallOptions = NO_OPTIONS) -> Reply:
         """Runs on the worker thread: one whole call, from loading to the mapped reply."""
         if stop.is_set():
             raise ModelError("the call was cancelled")
@@ -178,7 +181,7 @@ class EmbeddedModel:
             return self._forced(loaded, turns, offered, tool_choice, stop)
         if tool_choice in ("auto", "required") and offered:
             return self._auto(loaded, turns, offered, tool_choice == "auto", stop)
-        return self._text(loaded, turns, stop)
+        return self._text(loaded, turns, stop, options)
 
     def _forced(self, loaded: Loaded, turns: list[prompt.ChatTurn], tools: list[dict[str, Any]],
                 tool_choice: dict[str, Any], stop: threading.Event) -> Reply:
@@ -218,13 +221,20 @@ class EmbeddedModel:
             return Reply(text=None, tool_calls=(call,), usage=usage, finish_reason="tool_calls")
         return Reply(text=choice.get("answer", ""), usage=usage, finish_reason="stop")
 
-    def _text(self, loaded: Loaded, turns: list[prompt.ChatTurn], stop: threading.Event) -> Reply:
-        text, usage, finish = self._generate(loaded, turns, "", None, stop)
+    def _text(self, loaded: Loaded, turns: list[prompt.ChatTurn], stop: threading.Event,
+              options: CallOptions) -> Reply:
+        """A plain reply (no grammar): as long as ``options.max_tokens`` allows, at its
+        temperature, without a repeat penalty."""
+        sampling = Sampling(max_tokens=options.max_tokens or TEXT_TOKENS,
+                            temperature=TEMPERATURE if options.temperature is None
+                            else options.temperature, repeat_penalty=TEXT_REPEAT_PENALTY)
+        text, usage, finish = self._generate(loaded, turns, "", None, stop, sampling=sampling)
         return Reply(text=text.strip(), usage=usage, finish_reason=finish)
 
     def _generate(self, loaded: Loaded, turns: list[prompt.ChatTurn], instruction: str,
                   schema: dict[str, Any] | None, stop: threading.Event,
-                  standing: str = "") -> tuple[str, Usage, str]:
+                  standing: str = "", sampling: Sampling | None = None
+                  ) -> tuple[str, Usage, str]:
         """Fit the prompt, generate (under a grammar when a schema is given), report usage.
         ``instruction`` ends the last user turn; ``standing`` (the same on every call of a run,
         such as the offered tools) ends the system turn, where it stays in the cached prefix."""
@@ -232,7 +242,7 @@ class EmbeddedModel:
         from llama_cpp.llama_grammar import LlamaGrammar
 
         if schema is None:
-            max_tokens, constraint = TEXT_TOKENS, None
+            max_tokens, constraint = (sampling or Sampling()).max_tokens, None
         else:
             max_tokens = min(TOOL_TOKENS_CAP, grammar.max_json_chars(schema) + 32)
             gbnf = grammar.schema_to_gbnf(schema)
@@ -250,7 +260,8 @@ class EmbeddedModel:
         try:
             result = loaded.llama.create_completion(
                 prompt=tokens, grammar=constraint, max_tokens=max_tokens,
-                temperature=TEMPERATURE, repeat_penalty=REPEAT_PENALTY, seed=SEED,
+                temperature=(sampling or Sampling()).temperature,
+                repeat_penalty=(sampling or Sampling()).repeat_penalty, seed=SEED,
                 stop=loaded.stop_text, stopping_criteria=criteria)
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"the embedded model failed: {exc}") from exc
@@ -288,6 +299,13 @@ class EmbeddedModel:
                 return tokens, list(rendered.stopping_criteria or [])
         raise ModelError(f"the conversation does not fit the embedded model's context "
                          f"({len(tokens)} tokens, {budget} available)")
+
+
+@dataclass(frozen=True)
+class Sampling:
+    max_tokens: int = TEXT_TOKENS
+    temperature: float = TEMPERATURE
+    repeat_penalty: float = REPEAT_PENALTY
 
 
 def _cached_prefix(loaded: Loaded, tokens: list[int]) -> int:

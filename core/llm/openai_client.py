@@ -141,6 +141,8 @@ class OpenAIModel:
                 kwargs["tool_choice"] = tool_choice
         if options.max_tokens is not None:
             kwargs[self._token_limit] = options.max_tokens
+        if options.temperature is not None:
+            kwargs["temperature"] = options.temperature
         if options.response_format is not None:
             kwargs["response_format"] = options.response_format
         if options.on_delta is not None and self.capabilities.streams:

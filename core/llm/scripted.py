@@ -96,7 +96,9 @@ class ScriptedModel:
                        tool_choice: dict[str, Any] | str | None,
                        options: CallOptions = NO_OPTIONS) -> Reply:
         self.requests.append({"messages": copy.deepcopy(messages), "tools": copy.deepcopy(tools),
-                              "tool_choice": copy.deepcopy(tool_choice)})
+                              "tool_choice": copy.deepcopy(tool_choice),
+                              "max_tokens": options.max_tokens,
+                              "temperature": options.temperature})
         number = len(self.requests)
         if self._next >= len(self._replies):
             await asyncio.sleep(0)

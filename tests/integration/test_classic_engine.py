@@ -36,7 +36,10 @@ def test_dependent_chain_uses_the_first_result_for_the_second_call(ws: Path) -> 
     second = model.requests[1]["messages"]
     assert "110.31,20.03" in second[-1]["content"]  # the first result is in context
     assert model.requests[0]["tool_choice"] == "auto"
-    assert len(model.requests[0]["tools"]) == 6
+    offered = {t["function"]["name"]: t["function"] for t in model.requests[0]["tools"]}
+    assert sorted(offered) == ["list_files", "read_file", "run_command", "search_code",
+                               "write_file"]  # edits are written by the authoring step
+    assert set(offered["write_file"]["parameters"]["properties"]) == {"path", "instruction"}
     assert [e.round for e in of(events, "tasks_planned")] == [1, 2]
 
 

@@ -112,6 +112,14 @@ def summary(text: str = "## Done\n\n- everything went fine", highlights: list[st
         "quality_assessment": "good"}}
 
 
+def authored(content: str, path: str = "", language: str = "python",
+             before: str = "Here is the file:") -> Reply:
+    """An authoring reply as models write it: a line of text, the file's name, the fenced
+    file."""
+    named = f"{path}\n" if path else ""
+    return {"text": f"{before}\n\n{named}```{language}\n{content}```\n"}
+
+
 def error(status: int, message: str = "server exploded") -> Reply:
     return {"error": {"status": status, "message": message}}
 

@@ -13,6 +13,7 @@
     think: "Think",
     summarizer: "Summary",
     classic: "Model",
+    author: "Writing",
   };
   const TICK_MS = 250;
   const TEXT_MS = 50; /* streamed text is written at most this often */
@@ -54,7 +55,9 @@
     const round = PD.num(ev.round);
     const el = PD.el("div", "stage-live");
     el.dataset.stage = stage;
-    const label = (LABELS[stage] || PD.words(stage) || "Model") + (round ? " · round " + round : "");
+    const detail = PD.str(ev.detail).slice(0, 200);
+    const label = (LABELS[stage] || PD.words(stage) || "Model") + (detail ? " " + detail : "") +
+      (round ? " · round " + round : "");
     const time = PD.el("span", "stage-time", "0 s");
     const head = PD.add(PD.el("div", "stage-head"), PD.el("span", "stage-dot"),
       PD.el("span", "stage-label", label), " · ", time);

@@ -14,6 +14,7 @@ import asyncio
 import json
 from typing import Any
 
+from core.engine.authoring import AuthoringContext, check_write, related_results
 from core.engine.context import compact, rounds_digest
 from core.engine.base import EngineBase
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, Summary, TasksPlanned
@@ -25,6 +26,7 @@ from core.engine.prompts import CLASSIC_SYSTEM, classic_request
 from core.engine.workspace_overview import overview
 from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
+from core.tools.base import ToolContext
 from core.engine.stage_caller import assistant_calls, clip, tool_message
 from core.engine.classic.loop_detector import LoopDetector
 
@@ -39,6 +41,7 @@ class ClassicEngine(EngineBase):
         super().__init__(*args, **kwargs)
         self.messages: list[Message] = []
         self.answer: str | None = None
+        self.request = ""
         self.phase = Phase(id=1, name="Reasoning loop", goal="", max_rounds=0)
         self.record = PhaseRecord(self.phase)
         self.loops = LoopDetector()
@@ -48,11 +51,17 @@ class ClassicEngine(EngineBase):
         if path not in self.record.changed_files:
             self.record.changed_files.append(path)
 
+    def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
+        """The request and what the loop's earlier calls found."""
+        return AuthoringContext(request=self.request, related=related_results(self.phase.tasks,
+                                                                               set()))
+
     def position(self) -> tuple[int, int]:
         """The loop's next call decides its next round (its tool batch)."""
         return (1, self.phase.rounds + 1) if self.phase.status == "running" else (0, 0)
 
     async def work(self, request: str, previous: dict | None) -> str:
+        self.request = request
         goal = " ".join(request.split())[:200]
         self.phase.goal, self.tally.goal = goal, goal
         self.phase.max_rounds = self.accounting.budget
@@ -142,12 +151,15 @@ class ClassicEngine(EngineBase):
 
     def _arguments(self, call: ToolCall) -> tuple[dict[str, Any], str]:
         if call.name not in self.tools.names():
-            return {}, f"unknown tool '{call.name}'; available: {', '.join(self.tools.names())}"
+            offered = ", ".join(self.tools.offered_names())
+            return {}, f"unknown tool '{call.name}'; available: {offered}"
         try:
             arguments = json.loads(call.arguments or "{}")
             if not isinstance(arguments, dict):
                 raise ValueError("not a JSON object")
-            return coerce(arguments, self.tools.parameters(call.name)), ""
+            checked = coerce(arguments, self.tools.parameters(call.name))
+            check_write(call.name, checked)
+            return checked, ""
         except ValueError as exc:  # SchemaError is a ValueError
             kind = "invalid arguments" if isinstance(exc, SchemaError) else "arguments are not JSON"
             return {}, f"{kind} for {call.name}: {exc}"

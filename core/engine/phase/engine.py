@@ -31,6 +31,8 @@ from core.engine.stages import REQUEST_ANALYSER, parse_analysis, parse_phase_pla
     phase_planner_schema
 from core.engine.base import EngineBase
 from core.engine.workspace_overview import overview
+from core.engine.authoring import AuthoringContext, check_write, related_results
+from core.tools.base import ToolContext
 
 SINGLE_PHASE_ROUNDS = 2
 
@@ -45,6 +47,7 @@ class PhaseEngine(EngineBase):
         self._request = ""
         self.reanalysed = False
         self.actions: dict[str, Done] = {}
+        self.analysis_text = ""
 
     def on_file_changed(self, path: str) -> None:
         if self._current is not None and path not in self._current.changed_files:
@@ -116,6 +119,7 @@ class PhaseEngine(EngineBase):
                         estimated_phases=1)
 
     async def run_phases(self, analysis: Analysis) -> str:
+        self.analysis_text = analysis.as_text()
         system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
         files = await asyncio.to_thread(overview, self.run_state.workspace)
         self.base_messages = [{"role": "system", "content": system},
@@ -171,7 +175,7 @@ class PhaseEngine(EngineBase):
         names, most = self.tools.names(), self.settings.max_tasks_per_round
         result = await self.caller.call(
             "phase_planner", messages, "phase_planner",
-            phase_planner_schema(names, most),
+            phase_planner_schema(self.tools.offered_names(), most),
             lambda args: parse_phase_plan(args, names, most, self.check_arguments),
             counted=True, ack=lambda d: f"{len(d.phases)} phase(s) accepted.")
         if result.value is None:
@@ -183,11 +187,26 @@ class PhaseEngine(EngineBase):
 
     def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """A task's arguments checked against its tool's parameters."""
-        return coerce(arguments, self.tools.parameters(tool))
+        checked = coerce(arguments, self.tools.parameters(tool))
+        check_write(tool, checked)
+        return checked
 
     def tool_parameters(self) -> dict[str, dict[str, Any]]:
-        """Each tool's parameter schema, MCP tools included, for the plan schemas."""
-        return {name: self.tools.parameters(name) for name in self.tools.names()}
+        """Each offered tool's parameter schema, MCP tools included, for the plan schemas."""
+        return self.tools.offered_parameters()
+
+    def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
+        """The structured request, the phase goal, and what the write's dependencies and the
+        phase's earlier reads found."""
+        record = self._current
+        if record is None:
+            return AuthoringContext(request=self.analysis_text)
+        phase = record.phase
+        task = next((t for t in reversed(phase.tasks) if t.id == ctx.task_id
+                     and t.round == phase.rounds), None)
+        wanted = set(task.dependencies) if task is not None else set()
+        return AuthoringContext(request=self.analysis_text, goal=phase.goal,
+                                related=related_results(phase.tasks, wanted))
 
     def finish_phases(self) -> None:
         for record in self.records:

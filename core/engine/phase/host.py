@@ -9,17 +9,18 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from core.config import Settings
+from core.engine.authoring import AuthoringTools
 from core.engine.task_executor import TaskExecutor
 from core.engine.stage_caller import Accounting, StageCaller
 from core.engine.phase.stall import Done
 from core.events import Event
 from core.llm.base import Message
-from core.tools.base import RunState, ToolManager
+from core.tools.base import RunState
 
 
 class PhaseHost(Protocol):
     settings: Settings
-    tools: ToolManager
+    tools: AuthoringTools
     accounting: Accounting
     caller: StageCaller
     executor: TaskExecutor

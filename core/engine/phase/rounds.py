@@ -142,7 +142,8 @@ class PhaseRounds:
             self.detail)})
         result = await engine.caller.call(
             "plan", self.messages, "plan_tool_call",
-            plan_schema(names, settings.max_tasks_per_round, engine.tool_parameters()),
+            plan_schema(engine.tools.offered_names(), settings.max_tasks_per_round,
+                        engine.tool_parameters()),
             lambda args: parse_plan(args, names, settings.max_tasks_per_round, self.engine.check_arguments),
             counted=True, ack=lambda p: f"Accepted: {len(p.tasks)} task(s).")
         if result.value is None:
@@ -230,7 +231,7 @@ class PhaseRounds:
         self.messages.append({"role": "user", "content": judge_instruction(
             phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)})
         result = await engine.caller.call(
-            "judge", self.messages, "judge_tasks", judge_schema(names, most),
+            "judge", self.messages, "judge_tasks", judge_schema(engine.tools.offered_names(), most),
             lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
             ack=lambda _: "Verdict recorded.")
         if result.value is None:

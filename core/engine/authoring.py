@@ -1,0 +1,235 @@
+"""Code written as code: a write task names the file and what must change; Execute asks the
+model for the file's new content in a separate plain-text call and writes what it holds.
+
+Plans (and the classic loop's calls) see ``write_file(path, instruction)``: never the
+content, which a small model writes far worse inside a JSON string under a grammar, in the
+same reply that picks titles, ids and dependencies. ``AuthoringTools`` offers that form and,
+when such a task runs, has ``Author`` make one call with no tools: the request, the goal,
+the instruction, the file as it is now, the results the task depends on and what went wrong
+in earlier tries at the file. The reply is the whole new file in one fenced block (search/
+replace blocks for a long file); the real ``write_file`` writes it, refusing Python that does
+not parse. ``write_file`` with ``content`` and ``edit_file`` are still accepted from a plan
+(a model or a script may give them) but never offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.engine.authored_reply import Authored, search_replace, whole_file
+from core.engine.prompts import AUTHOR_SYSTEM, authoring_prompt
+from core.engine.stage_caller import StageCaller
+from core.events import Event
+from core.llm.base import CallOptions, ModelError
+from core.models.task import Task
+from core.schema import SchemaError
+from core.tools.base import ToolContext, ToolManager, ToolResult
+from core.tools.current_text import current_text
+
+WRITE, EDIT = "write_file", "edit_file"
+WRITE_DESCRIPTION = ("Create a file or change an existing one: name the file and say what it "
+                     "must contain or what must change. The new content is written in a "
+                     "separate step that shows the current file; never put the content here.")
+INSTRUCTION_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {
+    "path": {"type": "string", "minLength": 1, "maxLength": 500,
+             "description": "File to create or change, relative to the workspace root."},
+    "instruction": {"type": "string", "minLength": 3, "maxLength": 1000,
+                    "description": "What the file must contain, or what must change in it, in "
+                                   "words: names, behaviour, edge cases, values."},
+}, "required": ["path", "instruction"]}
+SEARCH_REPLACE_CHARS = 12_000  # a longer file is changed with search/replace blocks
+TOKENS_PER_CHAR = 1 / 3.2
+MAX_AUTHOR_TOKENS = 6_000
+EARLIER_SHOWN = 3
+RELATED_CHARS = 4_000
+RELATED_EACH = 2_000
+
+
+@dataclass(frozen=True)
+class AuthoringContext:
+    """What the engine knows around a write task: the structured request, the goal being
+    worked on, and the results the task builds on (bounded text)."""
+
+    request: str
+    goal: str = ""
+    related: str = ""
+
+
+@dataclass
+class FileHistory:
+    """What happened to one file's authored writes in this run."""
+
+    failures: list[str] = field(default_factory=list)
+    facts: str = ""
+
+
+class Author:
+    """Makes the authoring call of one write task and reads the file out of the reply."""
+
+    def __init__(self, caller: StageCaller, workspace: Path,
+                 context: Callable[[ToolContext], AuthoringContext]) -> None:
+        self.caller = caller
+        self.workspace = workspace
+        self.context = context
+        self.files: dict[str, FileHistory] = {}
+
+    async def content(self, path: str, instruction: str, ctx: ToolContext) -> Authored:
+        """The file's new content, or why there is none (never raises for model failures;
+        a failure that ends the run, and Stop, propagate)."""
+        current = current_text(self.workspace, path)
+        if current.problem:
+            return Authored(None, current.problem)
+        if self.caller.accounting.exhausted:
+            return Authored(None, "the iteration budget is spent; the file was not written")
+        old = current.text
+        edits = old is not None and len(old) > SEARCH_REPLACE_CHARS
+        history = self.files.setdefault(current.rel, FileHistory())
+        messages = [{"role": "system", "content": AUTHOR_SYSTEM},
+                    {"role": "user", "content": authoring_prompt(
+                        current.rel, instruction, old, self.context(ctx), edits,
+                        history.failures[-EARLIER_SHOWN:], history.facts)}]
+        try:
+            reply = await self.caller.raw("author", messages, [], None, True, CallOptions(
+                max_tokens=author_tokens(old, edits), temperature=0.0), detail=current.rel)
+        except ModelError as exc:
+            return self._failed(current.rel, f"the model call failed: {exc.message}")
+        text = reply.text or ""
+        authored = search_replace(text, old or "") if edits else whole_file(text, current.rel)
+        if authored.content is None:
+            cut = reply.finish_reason == "length"
+            return self._failed(current.rel, authored.problem + (
+                f" (the reply reached its limit of {author_tokens(old, edits)} tokens)"
+                if cut else ""))
+        return authored
+
+    def _failed(self, rel: str, problem: str) -> Authored:
+        self.remember(rel, False, problem)
+        return Authored(None, problem)
+
+    def remember(self, rel: str, ok: bool, text: str) -> None:
+        """Record a try at ``rel``: a failure's reason, or the facts a write's result ended
+        with; the next authoring call of the file is shown them."""
+        history = self.files.setdefault(rel, FileHistory())
+        if ok:
+            history.facts = text.partition("\nFacts: ")[2]
+        else:
+            history.failures.append(" ".join(text.split())[:400])
+
+
+def author_tokens(old: str | None, edits: bool) -> int:
+    """A reply limit that fits the file: the whole file again with room to grow, or a few
+    search/replace blocks."""
+    if edits:
+        return 1_500
+    size = len(old or "")
+    return min(MAX_AUTHOR_TOKENS, max(800, int(size * TOKENS_PER_CHAR * 1.5) + 600))
+
+
+def is_authoring(tool: str, arguments: dict[str, Any]) -> bool:
+    return tool == WRITE and "instruction" in arguments and "content" not in arguments
+
+
+def check_write(tool: str, arguments: dict[str, Any]) -> None:
+    """A write must say what to write: an instruction (or, given directly, the content)."""
+    if tool == WRITE and "instruction" not in arguments and "content" not in arguments:
+        raise SchemaError("write_file: missing required field 'instruction' (say what the "
+                          "file must contain or what must change)")
+
+
+def related_results(tasks: Sequence[Task], wanted: set[int], cap: int = RELATED_CHARS) -> str:
+    """Results a write builds on: those of ``wanted`` tasks first, then the other finished
+    reads, searches and commands, newest first, within ``cap`` characters."""
+    first = [t for t in tasks if t.id in wanted and t.status == "done"]
+    rest = [t for t in reversed(tasks) if t.id not in wanted and t.status == "done"
+            and t.tool != WRITE and t.tool != EDIT]
+    parts: list[str] = []
+    used = 0
+    for task in first + rest:
+        text = f"- {task.tool} {_arguments_line(task.arguments)}:\n{task.result.strip()}"
+        text = text[:RELATED_EACH]
+        if used + len(text) > cap:
+            break
+        parts.append(text)
+        used += len(text)
+    return "\n".join(parts)
+
+
+def _arguments_line(arguments: dict[str, Any]) -> str:
+    return " ".join(f"{k}={str(v)[:80]}" for k, v in arguments.items())
+
+
+class AuthoringTools:
+    """The workspace tools as plans and the classic loop see them (``ToolManager``):
+    ``write_file`` takes an instruction, ``edit_file`` is not offered; authored writes go
+    through ``Author`` and then the real ``write_file``."""
+
+    def __init__(self, inner: ToolManager, author: Author | None = None) -> None:
+        self.inner = inner
+        self.author = author
+
+    async def open(self, emit: Callable[[Event], None]) -> None:
+        await self.inner.open(emit)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    def names(self) -> list[str]:
+        """Every tool a plan may name (``edit_file`` included, though never offered)."""
+        return self.inner.names()
+
+    def offered_names(self) -> list[str]:
+        return [name for name in self.inner.names() if name != EDIT]
+
+    def schemas(self) -> list[dict[str, Any]]:
+        """The offered tools: what the system prompt lists and the classic loop is given."""
+        offered = []
+        for entry in self.inner.schemas():
+            name = entry["function"]["name"]
+            if name == EDIT:
+                continue
+            if name == WRITE:
+                entry = {"type": "function", "function": {
+                    "name": WRITE, "description": WRITE_DESCRIPTION,
+                    "parameters": INSTRUCTION_PARAMETERS}}
+            offered.append(entry)
+        return offered
+
+    def offered_parameters(self) -> dict[str, dict[str, Any]]:
+        """Each offered tool's parameters, for the plan schemas and a grammar."""
+        return {entry["function"]["name"]: entry["function"]["parameters"]
+                for entry in self.schemas()}
+
+    def parameters(self, name: str) -> dict[str, Any]:
+        """What a call of ``name`` is checked against: an authored write, or the tool's own
+        parameters (a write with content, an edit)."""
+        if name != WRITE:
+            return self.inner.parameters(name)
+        own = self.inner.parameters(WRITE)
+        either = dict(own, required=["path"])
+        either["properties"] = {**own["properties"],
+                                "instruction": INSTRUCTION_PARAMETERS["properties"]["instruction"]}
+        return either
+
+    def written_paths(self, name: str, arguments: dict[str, Any]) -> set[str]:
+        return self.inner.written_paths(name, arguments)
+
+    async def execute(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        if not is_authoring(name, arguments):
+            if name == WRITE and "content" not in arguments:
+                return ToolResult(False, error="write_file needs an instruction: say what the "
+                                               "file must contain or what must change")
+            return await self.inner.execute(name, arguments, ctx)
+        if self.author is None:
+            return ToolResult(False, error="authored writes are not available here")
+        path = str(arguments.get("path", ""))
+        authored = await self.author.content(path, str(arguments["instruction"]), ctx)
+        if authored.content is None:
+            return ToolResult(False, error=f"{path} was not written: {authored.problem}")
+        result = await self.inner.execute(WRITE, {"path": path, "content": authored.content,
+                                                  "overwrite": True}, ctx)
+        rel = current_text(self.author.workspace, path).rel
+        self.author.remember(rel, result.ok, result.output if result.ok else result.error)
+        return result

@@ -1,0 +1,156 @@
+"""Code written as code: a write task carries an instruction, Execute asks the model for the
+file in a separate plain-text call, and the engine writes what the fenced block holds —
+through both engines, with the scripted model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.events import LlmCall, TaskFinished
+from tests.support.script import analysis, authored, judge, kinds, plan, run, summary, task
+
+STUB = "def slugify(text):\n    raise NotImplementedError\n\n\ndef words(text):\n    return text.split()\n"
+SOLVED = ("import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', "
+          "text.lower()).strip('-')\n\n\ndef words(text):\n    return text.split()\n")
+ASK = "Implement slugify(text): lower case, runs of other characters become one dash."
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    (folder / "textutils.py").write_text(STUB, encoding="utf-8")
+    return folder
+
+
+def of(events: list, kind: str) -> list:
+    return [e for e in events if e.kind == kind]
+
+
+def test_the_plan_names_the_file_and_the_authoring_call_writes_it(ws: Path) -> None:
+    events, model = run([
+        analysis("Implement slugify in textutils.py"),
+        plan(task(1, "read_file", path="textutils.py"),
+             task(2, "write_file", [1], path="textutils.py", instruction=ASK)),
+        authored(SOLVED, "textutils.py"),
+        judge([1, 2]),
+        summary("## Done\n\nslugify is implemented in textutils.py."),
+    ], ws, request="Implement slugify in textutils.py")
+    assert (ws / "textutils.py").read_text() == SOLVED
+    write = [e for e in of(events, "task_finished") if e.tool == "write_file"][0]
+    assert write.status == "done" and "textutils.py parses" in write.result
+    call = model.requests[2]
+    assert call["tools"] == [] and call["tool_choice"] is None
+    assert call["temperature"] == 0.0 and call["max_tokens"] >= 800
+    prompt = call["messages"][-1]["content"]
+    assert ASK in prompt and "[Goal] Implement slugify in textutils.py" in prompt
+    assert STUB in prompt  # the file as it is now
+    assert "def words(text)" in prompt.split("Results this task builds on:")[1]  # the read
+    assert [e.stage for e in of(events, "llm_call")].count("author") == 1
+    stages = [e for e in of(events, "stage_started") if e.stage == "author"]
+    assert stages[0].detail == "textutils.py"
+    plan_schema = model.requests[1]["tools"][0]["function"]["parameters"]
+    branches = {b["properties"]["tool"]["enum"][0]: b for b in
+                plan_schema["properties"]["tasks"]["items"]["anyOf"]}
+    assert set(branches["write_file"]["properties"]["arguments"]["properties"]) == {
+        "path", "instruction"}
+    assert "edit_file" not in branches
+    assert events[-1].outcome == "succeeded"
+
+
+def test_a_reply_without_a_block_fails_the_task_and_the_next_try_is_told_why(ws: Path) -> None:
+    write = task(1, "write_file", path="textutils.py", instruction=ASK)
+    events, model = run([
+        analysis("Implement slugify in textutils.py"),
+        plan(write),
+        {"text": "Sure! I would use re.sub to replace the characters."},
+        judge([], [1], completed=False, action="retry_failed", reason="nothing was written"),
+        plan(task(1, "write_file", path="textutils.py", instruction=ASK + " Reply in a block.")),
+        authored(SOLVED),
+        judge([1]),
+        summary("## Done\n\nslugify is implemented."),
+    ], ws, request="Implement slugify in textutils.py")
+    finished = [e for e in of(events, "task_finished") if e.tool == "write_file"]
+    assert [e.status for e in finished] == ["failed", "done"]
+    assert "no fenced code block" in finished[0].error
+    retry_prompt = model.requests[5]["messages"][-1]["content"]
+    assert "An earlier try at textutils.py failed: the reply has no fenced code block" \
+        in retry_prompt
+    assert (ws / "textutils.py").read_text() == SOLVED
+
+
+def test_python_that_does_not_parse_is_never_reported_done(ws: Path) -> None:
+    events, _ = run([
+        analysis("Implement slugify in textutils.py"),
+        plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
+        authored("def slugify(text):\n    return text.lower(\n"),
+        judge([1]),  # the judge calls it done; the record says otherwise
+        summary("## Done\n\nslugify is implemented."),
+    ], ws, request="Implement slugify in textutils.py", max_rounds_per_phase=1)
+    write = of(events, "task_finished")[0]
+    assert write.status == "failed" and "not valid Python" in write.error
+    assert "line 2" in write.error
+    assert (ws / "textutils.py").read_text() == STUB
+    assert events[-1].outcome != "succeeded"
+
+
+def test_a_long_file_is_changed_with_search_replace_blocks(ws: Path) -> None:
+    body = "".join(f"def f{n}():\n    return {n}\n\n\n" for n in range(800))
+    (ws / "big.py").write_text(body, encoding="utf-8")
+    reply = {"text": "big.py\n<<<<<<< SEARCH\ndef f7():\n    return 7\n=======\ndef f7():\n"
+                     "    return 'seven'\n>>>>>>> REPLACE\n"}
+    events, model = run([
+        analysis("Make f7 return 'seven'"),
+        plan(task(1, "write_file", path="big.py", instruction="f7 returns 'seven'")),
+        reply, judge([1]), summary("## Done\n\nf7 returns 'seven' now."),
+    ], ws, request="Make f7 in big.py return 'seven'")
+    assert of(events, "task_finished")[0].status == "done"
+    assert (ws / "big.py").read_text() == body.replace("return 7\n", "return 'seven'\n", 1)
+    prompt = model.requests[2]["messages"][-1]["content"]
+    assert "<<<<<<< SEARCH" in prompt and "big.py is long" in prompt
+
+
+def test_the_classic_loop_writes_through_the_same_authoring_step(ws: Path) -> None:
+    events, model = run([
+        {"tool_calls": [{"tool": "read_file", "arguments": {"path": "textutils.py"}}]},
+        {"tool_calls": [{"tool": "write_file",
+                         "arguments": {"path": "textutils.py", "instruction": ASK}}]},
+        authored(SOLVED, "textutils.py"),
+        {"text": "slugify is implemented."},
+    ], ws, request="Implement slugify in textutils.py", use_phase_task=False)
+    assert (ws / "textutils.py").read_text() == SOLVED
+    assert model.requests[2]["tools"] == []
+    prompt = model.requests[2]["messages"][-1]["content"]
+    assert "Implement slugify in textutils.py" in prompt and STUB in prompt
+    assert [e.stage for e in events if isinstance(e, LlmCall)] == [
+        "classic", "classic", "author", "classic"]
+    assert events[-1].outcome == "succeeded"
+
+
+def test_the_classic_loop_never_reports_a_broken_write_done(ws: Path) -> None:
+    events, _ = run([
+        {"tool_calls": [{"tool": "write_file",
+                         "arguments": {"path": "textutils.py", "content": "def slugify(:\n",
+                                       "overwrite": True}}]},
+        {"text": "Done: slugify is implemented."},
+    ], ws, request="Implement slugify in textutils.py", use_phase_task=False)
+    finished = [e for e in events if isinstance(e, TaskFinished)]
+    assert finished[0].status == "failed" and "not valid Python" in finished[0].error
+    assert (ws / "textutils.py").read_text() == STUB
+    assert events[-1].outcome != "succeeded"
+    assert kinds(events)[-2:] == ["summary", "run_finished"]
+
+
+def test_a_write_without_instruction_or_content_is_repaired_not_run(ws: Path) -> None:
+    events, model = run([
+        analysis("Implement slugify"),
+        plan(task(1, "write_file", path="textutils.py")),
+        plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
+        authored(SOLVED),
+        judge([1]), summary("## Done\n\nImplemented slugify."),
+    ], ws, request="Implement slugify in textutils.py")
+    repair = model.requests[2]["messages"]
+    assert any("missing required field 'instruction'" in str(m.get("content")) for m in repair)
+    assert (ws / "textutils.py").read_text() == SOLVED
