@@ -116,7 +116,7 @@ class EmbeddedModel:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="embedded-model")
             try:
                 return await loop.run_in_executor(self._executor, self._serve, messages, tools,
-                                                  tool_choice, stop)
+                                                  tool_choice, stop, options.max_tokens)
             except asyncio.CancelledError:
                 stop.set()
                 raise
@@ -167,8 +167,11 @@ class EmbeddedModel:
         return self._fixed_threads or thread_count()
 
     def _serve(self, messages: list[Message], tools: list[dict[str, Any]],
-               tool_choice: dict[str, Any] | str | None, stop: threading.Event) -> Reply:
-        """Runs on the worker thread: one whole call, from loading to the mapped reply."""
+               tool_choice: dict[str, Any] | str | None, stop: threading.Event,
+               max_tokens: int | None = None) -> Reply:
+        """Runs on the worker thread: one whole call, from loading to the mapped reply.
+        ``max_tokens`` bounds a plain text reply (default ``TEXT_TOKENS``); a tool call's
+        bound comes from its schema."""
         if stop.is_set():
             raise ModelError("the call was cancelled")
         loaded = self._load()
@@ -178,7 +181,7 @@ class EmbeddedModel:
             return self._forced(loaded, turns, offered, tool_choice, stop)
         if tool_choice in ("auto", "required") and offered:
             return self._auto(loaded, turns, offered, tool_choice == "auto", stop)
-        return self._text(loaded, turns, stop)
+        return self._text(loaded, turns, stop, max_tokens or TEXT_TOKENS)
 
     def _forced(self, loaded: Loaded, turns: list[prompt.ChatTurn], tools: list[dict[str, Any]],
                 tool_choice: dict[str, Any], stop: threading.Event) -> Reply:
@@ -218,13 +221,15 @@ class EmbeddedModel:
             return Reply(text=None, tool_calls=(call,), usage=usage, finish_reason="tool_calls")
         return Reply(text=choice.get("answer", ""), usage=usage, finish_reason="stop")
 
-    def _text(self, loaded: Loaded, turns: list[prompt.ChatTurn], stop: threading.Event) -> Reply:
-        text, usage, finish = self._generate(loaded, turns, "", None, stop)
+    def _text(self, loaded: Loaded, turns: list[prompt.ChatTurn], stop: threading.Event,
+              max_tokens: int) -> Reply:
+        text, usage, finish = self._generate(loaded, turns, "", None, stop,
+                                             text_tokens=max_tokens)
         return Reply(text=text.strip(), usage=usage, finish_reason=finish)
 
     def _generate(self, loaded: Loaded, turns: list[prompt.ChatTurn], instruction: str,
                   schema: dict[str, Any] | None, stop: threading.Event,
-                  standing: str = "") -> tuple[str, Usage, str]:
+                  standing: str = "", text_tokens: int = TEXT_TOKENS) -> tuple[str, Usage, str]:
         """Fit the prompt, generate (under a grammar when a schema is given), report usage.
         ``instruction`` ends the last user turn; ``standing`` (the same on every call of a run,
         such as the offered tools) ends the system turn, where it stays in the cached prefix."""
@@ -232,7 +237,7 @@ class EmbeddedModel:
         from llama_cpp.llama_grammar import LlamaGrammar
 
         if schema is None:
-            max_tokens, constraint = TEXT_TOKENS, None
+            max_tokens, constraint = text_tokens, None
         else:
             max_tokens = min(TOOL_TOKENS_CAP, grammar.max_json_chars(schema) + 32)
             gbnf = grammar.schema_to_gbnf(schema)
