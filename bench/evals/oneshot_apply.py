@@ -6,12 +6,15 @@ elsewhere, no symlink out) and outside the folders the tools skip; then it is th
 in the prompt with that path, or the one shown file it stands for (``same_path``: ``x.py``
 for ``src/x.py``), or a new file. A block without a name goes to the only file shown when
 the workspace shows one; otherwise it is reported, not guessed. A block the reply ends
-inside (cut off) is never written. When a file is given twice the last block wins. Blocks
-that pass are written whole; the others are reported, each with its reason.
+inside (cut off) is never written. When a file is given in several blocks, one that names it
+beats one that does not; of those, the last that defines (``def``/``class`` at the top) a name
+the file defines now is written (the implementation, not a usage example after it), else the
+last. Blocks that pass are written whole; the others are reported, each with its reason.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,20 +49,36 @@ def apply_reply(reply: str, workspace: Path, shown: list[str]) -> Applied:
     if not blocks:
         applied.refused.append("the reply holds no fenced code block; nothing written")
         return applied
-    chosen: dict[str, CodeBlock] = {}
+    targets: dict[str, list[tuple[int, CodeBlock]]] = {}
     for number, block in enumerate(blocks, 1):
         try:
-            rel = target(block, workspace, shown)
+            targets.setdefault(target(block, workspace, shown), []).append((number, block))
         except Refused as refused:
             applied.refused.append(f"block {number}: {refused}")
-            continue
-        if rel in chosen:
-            applied.refused.append(f"block {number}: {rel} was given again; the last block "
-                                   f"for it is written")
-        chosen[rel] = block
-    for rel, block in chosen.items():
+    for rel, given in targets.items():
+        number, block = _pick(given, workspace / rel)
+        if len(given) > 1:
+            applied.refused.append(f"{rel} was given in blocks {_numbers(given)}; block "
+                                   f"{number} is written")
         _write(workspace, rel, block.body, applied)
     return applied
+
+
+def _defined(text: str) -> set[str]:
+    return set(re.findall(r"^(?:async\s+def|def|class)\s+(\w+)", text, re.MULTILINE))
+
+
+def _pick(given: list[tuple[int, CodeBlock]], path: Path) -> tuple[int, CodeBlock]:
+    """The block to write of several for one file (see the module's docstring)."""
+    named = [(n, b) for n, b in given if b.path] or given
+    current = _defined(path.read_text(encoding="utf-8", errors="replace")) \
+        if path.is_file() else set()
+    defining = [(n, b) for n, b in named if current & _defined(b.body)]
+    return (defining or named)[-1]
+
+
+def _numbers(given: list[tuple[int, CodeBlock]]) -> str:
+    return ", ".join(str(number) for number, _ in given)
 
 
 def target(block: CodeBlock, workspace: Path, shown: list[str]) -> str:

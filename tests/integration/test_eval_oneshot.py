@@ -88,6 +88,14 @@ def test_a_block_without_a_name_goes_to_the_only_file_and_is_not_guessed_among_s
     applied = apply_reply("```python\ndef add(a, b):\n    return a + b\n```\n", single,
                           ["calc.py"])
     assert applied.written == ["calc.py"] and "return a + b" in (single / "calc.py").read_text()
+    example = ("```python\ndef add(a, b):\n    return b + a\n```\nUse it like this:\n"
+               "```python\nprint(add(1, 2))\n```\n")
+    applied = apply_reply(example, single, ["calc.py"])
+    assert (single / "calc.py").read_text() == "def add(a, b):\n    return b + a\n"
+    assert applied.note == "calc.py was given in blocks 1, 2; block 1 is written"
+    named_last = apply_reply(example + _fenced("calc.py", "def add(a, b):\n    return 3\n"),
+                             single, ["calc.py"])
+    assert named_last.written == ["calc.py"] and "block 3 is written" in named_last.note
     several = _workspace(tmp_path / "two", {"a.py": "A\n", "b.py": "B\n"})
     applied = apply_reply("```python\nprint('which?')\n```\n", several, ["a.py", "b.py"])
     assert applied.written == []
