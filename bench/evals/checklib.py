@@ -1,17 +1,23 @@
 """What the task checkers share: read the workspace, compare it with the untouched copy, run
-its tests. A checker is ``tasks/NAME/check.py WORKSPACE SUMMARY_FILE``; it exits 0 when the
-task is done and otherwise prints why not and exits 1."""
+its tests, or the task's own tests kept outside it. A checker is ``tasks/NAME/check.py
+WORKSPACE SUMMARY_FILE``; it exits 0 when the task is done and otherwise prints why not and
+exits 1."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 MAX_LISTED = 5
+HIDDEN_TIMEOUT_S = 120
+FAILURES_SHOWN = 3
 CheckFn = Callable[[Path, str, Path], None]  # (workspace, summary, original workspace)
 
 
@@ -34,7 +40,6 @@ def main(check: CheckFn) -> None:
         sys.exit(1)
     print("PASS")
     sys.exit(0)
-
 
 
 def require(condition: object, message: str) -> None:
@@ -94,3 +99,46 @@ def expect(workspace: Path, module: str, cases: dict[str, object]) -> None:
     for expression, wanted in cases.items():
         got = call(workspace, module, expression)
         require(got == repr(wanted), f"{expression} gave {got}, expected {wanted!r}")
+
+
+def hidden_tests(workspace: Path, tests: Path) -> None:
+    """The task's tests (``tests/test_*.py`` in its folder, never in the workspace) pass
+    against ``workspace``: they are copied next to a copy of its files in a temporary folder
+    and run there with pytest (its plugins off). A failure names the first failing tests."""
+    names = sorted(p.name for p in tests.glob("test_*.py"))
+    require(names, f"no tests in {tests}")
+    with tempfile.TemporaryDirectory(prefix="phasedesk-check-") as scratch:
+        folder = Path(scratch) / "run"
+        shutil.copytree(workspace, folder, symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+        for name in names:
+            shutil.copyfile(tests / name, folder / name)
+        env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+               "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "200"}
+        try:
+            done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rfE", "--tb=short",
+                                   "--no-header", "-p", "no:cacheprovider", *names],
+                                  cwd=folder, capture_output=True, text=True, env=env,
+                                  timeout=HIDDEN_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise Failed(f"the tests took longer than {HIDDEN_TIMEOUT_S} s") from None
+    require(done.returncode == 0, "the task's tests fail: " + _failures(done.stdout
+                                                                       + done.stderr))
+
+
+def _failures(output: str) -> str:
+    """The tally and the first failing tests of a pytest run, on one line; a test file that
+    could not be imported (a syntax error, a missing name) is shown with the error."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    tally = next((line.strip("= ") for line in reversed(lines)
+                  if re.search(r"\b(passed|failed|errors?|no tests ran)\b", line)), "")
+    failed = [re.sub(r"^(FAILED|ERROR) \S*?::", "", line)[:160] for line in lines
+              if line.startswith(("FAILED ", "ERROR "))]
+    errors = [line.removeprefix("E").strip() for line in lines if line.startswith("E ")]
+    if errors and any(" - " not in line for line in failed):
+        where = next((re.sub(r'File ".*?([^/"]+)", line (\d+).*', r"\1, line \2", line)
+                      for line in errors if line.startswith("File ")), "")
+        failed = [f"{errors[-1]}{f' ({where})' if where else ''}"[:200]] + failed
+    shown = " | ".join(failed[:FAILURES_SHOWN]) or (lines[-1][:300] if lines else "no output")
+    more = f" | and {len(failed) - FAILURES_SHOWN} more" if len(failed) > FAILURES_SHOWN else ""
+    return f"{tally}: {shown}{more}" if tally else shown + more

@@ -76,6 +76,7 @@ class RunResult:
     run_id: str = ""
     output: str = ""
     stages: list[str] = field(default_factory=list)
+    note: str = ""  # what the run says beside the checker: blocks not written, a model error
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -1,4 +1,6 @@
-"""The suite's results as a table per engine (and as JSON)."""
+"""The suite's results as one table: a row per engine, then a row per task and engine (and as
+JSON). The one-shot baseline's row sits beside the engines', so every measurement shows what
+the engines add over the model alone."""
 
 from __future__ import annotations
 
@@ -7,8 +9,13 @@ from typing import Any
 
 from bench.evals.engine_run import RunResult
 
-HEADER = (f"{'task':20} {'result':6} {'outcome (status)':28} {'calls':>5} {'prompt tok':>10} "
-          f"{'cached':>8} {'compl tok':>9} {'wall s':>8}")
+ENGINE_HEADER = (f"{'engine':8} {'passed':>7} {'rate':>5} {'calls':>6} {'prompt tok':>10} "
+                 f"{'cached':>8} {'compl tok':>9} {'wall s':>8} {'claimed':>7}  "
+                 f"status · outcome")
+TASK_HEADER = (f"{'task':20} {'engine':8} {'result':6} {'outcome (status)':28} {'calls':>5} "
+               f"{'prompt tok':>10} {'cached':>8} {'compl tok':>9} {'wall s':>8}")
+LEGEND = ("claimed: runs whose outcome was `succeeded` that failed the check; the one-shot "
+          "baseline is one plain call (outcome: the files its reply wrote)")
 
 
 def totals(results: list[RunResult]) -> dict[str, Any]:
@@ -27,27 +34,47 @@ def totals(results: list[RunResult]) -> dict[str, Any]:
                                               for r in results)}
 
 
-def engine_table(engine: str, results: list[RunResult]) -> str:
+def _counts(counter: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counter.items())
+
+
+def engine_row(engine: str, results: list[RunResult]) -> str:
     total = totals(results)
-    statuses = ", ".join(f"{name} {count}" for name, count in total["statuses"].items())
-    outcomes = ", ".join(f"{name} {count}" for name, count in total["outcomes"].items())
-    lines = [f"== engine {engine}: {total['passed']}/{total['tasks']} passed "
-             f"({total['pass_rate']:.0%}) · {total['calls']} calls · "
-             f"{total['prompt_tokens']:,} prompt tokens ({total['cached_tokens']:,} cached) · "
-             f"{total['completion_tokens']:,} completion tokens · {total['wall_s']:.0f} s · "
-             f"status: {statuses} · outcome: {outcomes} · claimed success but failed the "
-             f"check: {total['claimed_success_but_failed']}", HEADER]
-    for r in results:
-        shown = f"{r.outcome or '-'} ({r.status})"
-        lines.append(f"{r.task:20} {'PASS' if r.passed else 'FAIL':6} {shown[:28]:28} "
-                     f"{r.calls:5} {r.prompt_tokens:10} {r.cached_tokens:8} "
-                     f"{r.completion_tokens:9} {r.wall_s:8.1f}")
+    passed = f"{total['passed']}/{total['tasks']}"
+    return (f"{engine:8} {passed:>7} {total['pass_rate']:>5.0%} {total['calls']:6} "
+            f"{total['prompt_tokens']:10} {total['cached_tokens']:8} "
+            f"{total['completion_tokens']:9} {total['wall_s']:8.1f} "
+            f"{total['claimed_success_but_failed']:7}  {_counts(total['statuses'])} · "
+            f"{_counts(total['outcomes'])}")
+
+
+def task_row(r: RunResult) -> str:
+    shown = f"{r.outcome or '-'} ({r.status})"
+    return (f"{r.task:20} {r.engine:8} {'PASS' if r.passed else 'FAIL':6} {shown[:28]:28} "
+            f"{r.calls:5} {r.prompt_tokens:10} {r.cached_tokens:8} {r.completion_tokens:9} "
+            f"{r.wall_s:8.1f}")
+
+
+def comparison(engines: list[str], results: list[RunResult]) -> str:
+    """The engines side by side: one row each with their totals, then each task's runs
+    together (in suite order, engines in the order given)."""
+    by_engine = {engine: [r for r in results if r.engine == engine] for engine in engines}
+    count = max((len(runs) for runs in by_engine.values()), default=0)
+    lines = [f"== {count} task(s) on {', '.join(engines)}", ENGINE_HEADER]
+    lines += [engine_row(engine, runs) for engine, runs in by_engine.items()]
+    lines += ["", TASK_HEADER]
+    tasks = list(dict.fromkeys(r.task for r in results))
+    for task in tasks:
+        lines += [task_row(r) for engine in engines for r in by_engine[engine] if r.task == task]
+    lines += ["", LEGEND]
     return "\n".join(lines)
 
 
 def failures(results: list[RunResult]) -> str:
-    """Why each failed task failed (the checker's words), and where its run was saved."""
-    lines = [f"{r.engine}/{r.task}: {r.check} ({r.output})" for r in results if not r.passed]
+    """Why each failed task failed (the checker's words, and what the run said), and where its
+    run was saved."""
+    lines = [f"{r.engine}/{r.task}: {r.check}{f' [{r.note}]' if r.note else ''} ({r.output})"
+             for r in results if not r.passed]
     return "\n".join(["failed checks:", *lines]) if lines else ""
 
 

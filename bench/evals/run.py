@@ -1,14 +1,17 @@
-"""Run the evaluation suite: every task on the phase and/or classic engine, checked.
+"""Run the evaluation suite: every task on the phase and/or classic engine and/or the one-shot
+baseline (one plain model call), checked.
 
     .venv/bin/python bench/evals/run.py --base-url URL --model NAME [--api-key KEY]
     .venv/bin/python bench/evals/run.py --gguf qwen2.5-coder-1.5b --jobs 1 --tasks a,b
     .venv/bin/python bench/evals/run.py --model-script artifacts/evals/RUN --tasks a  # replay
+        [--engine phase|classic|oneshot|both|all]
 
-Prints progress while it runs, then per engine the pass rate, calls, tokens, wall time and
-status, and a row per task. Every run is saved under ``--out`` (default
-``artifacts/evals/<time>/``): its events, its replies as a model script, its summary, the
-checker's verdict and the final workspace (see ``engine_run``). ``--model-script`` takes a
-replies file or such a results folder, so a failing run replays offline.
+Prints progress while it runs, then one table: a row per engine (pass rate, calls, tokens,
+wall time, statuses and outcomes), then a row per task and engine. Every run is saved under
+``--out`` (default ``artifacts/evals/<time>/``): its events, its replies as a model script,
+its summary, the checker's verdict and the final workspace (see ``engine_run`` and, for the
+one-shot baseline, ``oneshot``). ``--model-script`` takes a replies file or such a results
+folder, so a failing run replays offline.
 """
 
 from __future__ import annotations
@@ -25,8 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench.isolation  # noqa: E402  (its own app home, never the person's)
 
 from bench.evals.engine_run import ENGINES, ROOT, ModelChoice, RunResult, run_task  # noqa: E402
-from bench.evals.report import as_json, engine_table, failures  # noqa: E402
+from bench.evals.oneshot import ENGINE as ONESHOT  # noqa: E402
+from bench.evals.oneshot import OneShotModels, run_oneshot  # noqa: E402
+from bench.evals.report import as_json, comparison, failures  # noqa: E402
 from bench.evals.suite import Task, select  # noqa: E402
+
+CHOICES = {"phase": ("phase",), "classic": ("classic",), ONESHOT: (ONESHOT,), "both": ENGINES,
+           "all": (*ENGINES, ONESHOT)}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--gguf", help="a GGUF file (or installed model name) for the embedded "
                                       "provider")
     model.add_argument("--model-script", help="a replies file, or an earlier results folder")
-    parser.add_argument("--engine", choices=("phase", "classic", "both"), default="both")
+    parser.add_argument("--engine", choices=tuple(CHOICES), default="both",
+                        help="both: phase and classic; oneshot: one plain model call per "
+                             "task, its whole files applied (the baseline); all: the three")
     parser.add_argument("--tasks", default="", help="comma-separated task names (default all)")
     parser.add_argument("--jobs", type=int, default=1, help="runs at the same time")
     parser.add_argument("--max-iterations", type=int, help="the LLM-call budget of each run")
@@ -104,17 +114,25 @@ async def run_suite(tasks: list[Task], engines: list[str], model: ModelChoice, o
                     jobs: int, extra: list[str], timeout_s: float) -> list[RunResult]:
     progress = Progress(len(tasks) * len(engines))
     gate = asyncio.Semaphore(max(jobs, 1))
+    models = OneShotModels(model)
 
     async def one(task: Task, engine: str) -> RunResult:
         async with gate:
             progress.start(task, engine)
-            result = await run_task(task, engine, model, out, extra=extra, timeout_s=timeout_s,
-                                    on_event=progress.event)
+            if engine == ONESHOT:
+                result = await run_oneshot(task, models, out, timeout_s=timeout_s,
+                                           on_event=progress.event)
+            else:
+                result = await run_task(task, engine, model, out, extra=extra,
+                                        timeout_s=timeout_s, on_event=progress.event)
             progress.finish(result)
             return result
 
-    return list(await asyncio.gather(*(one(task, engine) for engine in engines
-                                       for task in tasks)))
+    try:
+        return list(await asyncio.gather(*(one(task, engine) for engine in engines
+                                           for task in tasks)))
+    finally:
+        await models.aclose()
 
 
 def main(argv: list[str]) -> int:
@@ -125,16 +143,15 @@ def main(argv: list[str]) -> int:
         tasks = select([name.strip() for name in args.tasks.split(",") if name.strip()])
     except ValueError as exc:
         parser.error(str(exc))
-    engines = list(ENGINES) if args.engine == "both" else [args.engine]
+    engines = list(CHOICES[args.engine])
     out = (args.out or ROOT / "artifacts" / "evals" / time.strftime("%Y%m%d-%H%M%S")).resolve()
     out.mkdir(parents=True, exist_ok=True)
     extra = ["--max-iterations", str(args.max_iterations)] if args.max_iterations else []
     Progress.say(f"{len(tasks)} task(s) × {', '.join(engines)} on {model.describe()}; "
                  f"runs saved in {out}")
     results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra, args.timeout))
-    for engine in engines:
-        print(engine_table(engine, [r for r in results if r.engine == engine]))
-        print()
+    print(comparison(engines, results))
+    print()
     report = failures(results)
     if report:
         print(report)

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from core.config import Settings
-from core.llm.base import ModelError, Reply
-from core.llm.embedded import INSTALL_HINT, EmbeddedModel, model_path
+from core.llm.base import CallOptions, ModelError, Reply
+from core.llm.embedded import INSTALL_HINT, TEXT_TOKENS, EmbeddedModel, model_path
 from core.llm.embedded_grammar import bound_schema, schema_to_gbnf
 from core.llm.embedded_prompt import fit_turns, render_conversation
 from core.llm.factory import make_model
@@ -142,6 +142,17 @@ def test_auto_choice_answers_or_calls_an_offered_tool(model: EmbeddedModel) -> N
         assert reply.text and reply.finish_reason == "stop"
     text = asyncio.run(model.complete(MULTI_TURN, [], None))
     assert text.text and not text.tool_calls
+
+
+def test_a_text_reply_keeps_to_the_calls_max_tokens(model: EmbeddedModel) -> None:
+    """A plain call's ``max_tokens`` bounds it (the one-shot baseline sizes it to the files it
+    asks for); without one the reply may run to ``TEXT_TOKENS``."""
+    ask = [{"role": "user", "content": "Count from 1 to 300, one number a line."}]
+    short = asyncio.run(model.complete(ask, [], None, CallOptions(max_tokens=5)))
+    assert short.finish_reason == "length" and short.usage.completion_tokens == 5
+    long = asyncio.run(model.complete(ask, [], None, CallOptions(max_tokens=TEXT_TOKENS + 64)))
+    assert long.usage.completion_tokens > 5
+    assert long.finish_reason == "stop" or long.usage.completion_tokens == TEXT_TOKENS + 64
 
 
 def test_concurrent_calls_take_turns_and_the_loop_keeps_ticking(

@@ -1,10 +1,13 @@
-"""The evaluation suite (bench/evals): every checker can fail, hand-written solutions pass, and
-the runner runs the whole suite on both engines against an OpenAI-compatible endpoint (a fake
-on 127.0.0.1 reached through the real openai SDK), prints the tables and saves replayable runs.
+"""The evaluation suite (bench/evals): every checker can fail, hand-written solutions pass, the
+exercise tasks keep their tests outside the workspace, and the runner runs the project tasks on
+both engines against an OpenAI-compatible endpoint (a fake on 127.0.0.1 reached through the
+real openai SDK), prints the table and saves replayable runs. The one-shot baseline has its
+own tests (test_eval_oneshot.py).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import subprocess
@@ -24,6 +27,12 @@ KINDS = {"fix-total", "fix-word-count", "add-slugify", "add-is-prime", "rename-k
          "rename-function", "count-todos", "largest-file", "question-version",
          "question-function", "csv-pipeline", "json-pipeline", "refactor-constant",
          "run-generator"}
+EXERCISES = {"ex-case-convert", "ex-csv-split", "ex-date-math", "ex-event-bus",
+             "ex-flatten-dict", "ex-histogram", "ex-ini-parser", "ex-inventory", "ex-ipv4",
+             "ex-lru-cache", "ex-mask-text", "ex-merge-intervals", "ex-money",
+             "ex-parse-duration", "ex-password-check", "ex-query-string", "ex-rate-limiter",
+             "ex-rotate-grid", "ex-rpn-calc", "ex-task-order", "ex-text-buffer", "ex-top-words",
+             "ex-version-compare", "ex-word-wrap"}
 WRITE_COUNT = {"tool": "write_file", "path": "todo_count.txt", "content": "6\n"}
 
 
@@ -37,9 +46,44 @@ def _checked(task: Task, tmp_path: Path, solved: bool) -> tuple[bool, str]:
 
 def test_the_suite_has_every_kind_of_task_each_with_a_request() -> None:
     tasks = all_tasks()
-    assert {t.name for t in tasks} == KINDS
+    assert {t.name for t in tasks} == KINDS | EXERCISES
     assert all(len(t.request) > 20 and any(t.workspace.iterdir()) for t in tasks)
-    assert sum(t.has_solution for t in tasks) >= 5
+    assert sum(t.has_solution for t in tasks) >= 5 + len(EXERCISES)
+
+
+def _answers(tree: ast.Module) -> list[str]:
+    """The functions and methods of a stub module that do more than ``pass`` or ``raise
+    NotImplementedError`` (a docstring aside); exception classes (``...Error``), which a stub
+    declares for the tests to catch, are left out."""
+    functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        if not cls.name.endswith("Error"):
+            functions += [n for n in cls.body if isinstance(n, ast.FunctionDef)]
+    answers = []
+    for function in functions:
+        body = [s for s in function.body
+                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        stub = len(body) == 1 and (isinstance(body[0], ast.Pass) or (
+            isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.unparse(body[0])))
+        if not stub:
+            answers.append(function.name)
+    return answers
+
+
+def test_exercises_hold_a_stub_and_keep_their_tests_outside_the_workspace() -> None:
+    for task in select(sorted(EXERCISES)):
+        files = sorted(p.name for p in task.workspace.rglob("*") if p.is_file())
+        (module,) = files
+        assert module.endswith(".py") and not module.startswith("test"), task.name
+        stub = (task.workspace / module).read_text(encoding="utf-8")
+        assert _answers(ast.parse(stub)) == [], (task.name, "gives part of the answer")
+        assert f"{module}" in task.request, (task.name, "the request names the file")
+        tests = sorted(p.name for p in (task.folder / "tests").iterdir())
+        assert tests == [f"test_{module}"], task.name
+        assert (task.folder / "solution" / module).is_file(), task.name
+        lines = [line for line in (task.folder / "solution" / module).read_text(
+            encoding="utf-8").splitlines() if line.strip()]
+        assert 10 <= len(lines) <= 60, (task.name, len(lines))
 
 
 def test_every_checker_fails_on_the_untouched_workspace(tmp_path: Path) -> None:
@@ -89,29 +133,31 @@ def _stages() -> dict[str, list[dict[str, Any]]]:
                                                     "content": "6\n"}}]}]}
 
 
-def test_the_runner_runs_the_whole_suite_on_both_engines_against_an_endpoint(
+def test_the_runner_runs_the_project_tasks_on_both_engines_against_an_endpoint(
         tmp_path: Path) -> None:
     out, results = tmp_path / "runs", tmp_path / "results.json"
     with FakeOpenAI(stages=_stages(), lifetime_s=600) as server:
         done = _runner("--base-url", server.base_url, "--model", "fake-model", "--api-key", "k",
                        "--engine", "both", "--jobs", "4", "--max-iterations", "3",
+                       "--tasks", ",".join(sorted(KINDS)),
                        "--out", str(out), "--json", str(results))
     assert done.returncode == 0, done.stderr[-3000:]
     names = sorted(KINDS)
     assert "14 task(s) × phase, classic on fake-model at http://127.0.0.1" in done.stderr
     assert len(re.findall(r"^\[\d+/28\] (PASS|FAIL) ", done.stderr, re.M)) == 28
     assert re.search(r"call 1 \(request_analyser", done.stderr)
+    assert done.stdout.count("== 14 task(s) on phase, classic\n") == 1
+    part = done.stdout.split("\ntask ")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split()[:2] for line in part] == [[name, engine] for name in names
+                                                   for engine in ("phase", "classic")]
     for engine in ("phase", "classic"):
-        header = re.search(rf"^== engine {engine}: 1/14 passed \(7%\) · (\d+) calls", done.stdout,
-                           re.M)
+        header = re.search(rf"^{engine} +1/14 +7% +(\d+) ", done.stdout, re.M)
         assert header, done.stdout
-        table = done.stdout.split(f"== engine {engine}:")[1].split("\n\n")[0]
-        rows = {line.split()[0]: line.split() for line in table.splitlines()[2:]}
-        assert sorted(rows) == names
-        assert rows["count-todos"][1] == "PASS"
-        assert all(rows[name][1] == "FAIL" for name in names if name != "count-todos")
-        assert all(row[2] in ("succeeded", "partial", "failed") for row in rows.values())
-        assert sum(int(row[4]) for row in rows.values()) == int(header.group(1))
+        rows = {line.split()[0]: line.split() for line in part if line.split()[1] == engine}
+        assert rows["count-todos"][2] == "PASS"
+        assert all(rows[name][2] == "FAIL" for name in names if name != "count-todos")
+        assert all(row[3] in ("succeeded", "partial", "failed") for row in rows.values())
+        assert sum(int(row[5]) for row in rows.values()) == int(header.group(1))
     data = json.loads(results.read_text())
     assert data == json.loads((out / "results.json").read_text())
     phase, classic = data["engines"]["phase"], data["engines"]["classic"]
