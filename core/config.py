@@ -116,6 +116,15 @@ class Settings:
         "ls,cat,head,tail,wc,grep,rg,find,git,python,python3,pytest,echo,pwd",
         "Comma-separated first words of commands that run without asking in 'allowlist' mode.",
         label="Allowed commands", group="Safety")
+    command_sandbox: str = setting(
+        "auto", "Run shell commands in a bubblewrap sandbox: the workspace is writable, /tmp "
+        "is private, the rest of the machine is read-only, API keys are not in the "
+        "environment. 'auto': wherever it works (Linux with bwrap); 'off': with your full "
+        "rights.", label="Command sandbox", choices=("auto", "off"), group="Safety")
+    command_network: bool = setting(
+        False, "Let sandboxed commands use the network (e.g. pip install). Off: they have "
+        "none, not even this machine's own services.",
+        label="Commands may use the network", group="Safety")
     write_approval: str = setting(
         "auto", "File writes and edits: ask every time or allow them (they can be undone).",
         label="Write approval", choices=("ask", "auto"), group="Safety")

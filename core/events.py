@@ -22,6 +22,9 @@ TaskStatus = Literal["pending", "running", "done", "failed", "blocked", "skipped
 NextAction = Literal["continue_phase", "end_phase", "retry_failed", "replan"]
 # What the run achieved ("" only in runs recorded before outcomes existed).
 RunOutcome = Literal["succeeded", "partial", "failed", ""]
+# How a shell command ran ("" for every other tool, and in runs recorded before the sandbox):
+# in the sandbox, in the sandbox with the network allowed, or with the person's full rights.
+SandboxMark = Literal["", "sandboxed", "sandboxed_network", "unsandboxed"]
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,8 @@ class TaskStarted(Event):
 
 @dataclass(frozen=True)
 class TaskFinished(Event):
-    """``result`` is what the person sees (capped generously); the model saw less."""
+    """``result`` is what the person sees (capped generously); the model saw less.
+    ``sandbox`` says how a shell command ran (``SandboxMark``)."""
 
     kind: ClassVar[str] = "task_finished"
     phase_id: int
@@ -163,6 +167,7 @@ class TaskFinished(Event):
     round: int = 0
     result: str = ""
     elapsed_s: float = 0.0
+    sandbox: SandboxMark = ""
 
 
 @dataclass(frozen=True)

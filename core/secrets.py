@@ -60,6 +60,11 @@ def remember(key: str) -> None:
         _redact_logs()
 
 
+def holds_key(text: str) -> bool:
+    """Whether ``text`` contains one of the API keys registered with ``remember``."""
+    return any(len(key) >= 4 and key in text for key in tuple(_known_keys))
+
+
 def _redact_logs() -> None:
     """Make every new log record carry its message (and traceback) already redacted."""
     global _logs_redacted

@@ -21,11 +21,13 @@ install_model() {
 }
 
 # Debian/Ubuntu libraries for Qt's xcb platform and WebEngine, and Xvfb for machines
-# without a screen; ripgrep makes search_code fast. Only missing ones are installed.
+# without a screen; ripgrep makes search_code fast; bubblewrap sandboxes the commands the
+# agent runs (the tests need it). Only missing ones are installed.
 APT_PACKAGES=(xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
   libxcb-xkb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-shape0 libxcb-randr0 libxcb-xinerama0
   libegl1 libgl1 libnss3 libxcomposite1 libxdamage1 libxrandr2 libxtst6 libxkbfile1
-  libasound2 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-noto-color-emoji ripgrep)
+  libasound2 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-noto-color-emoji ripgrep
+  bubblewrap)
 if command -v dpkg >/dev/null 2>&1; then
   missing=()
   for pkg in "${APT_PACKAGES[@]}"; do

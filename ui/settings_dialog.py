@@ -40,6 +40,7 @@ from core import config, secrets
 from core.appdirs import models_dir
 from core.config import Settings
 from core.secrets import redact
+from core.tools import sandbox
 from ui.mcp_editor import McpServersEditor
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,38 @@ class SettingsDialog(QDialog):
         self.key_store_labels: dict[str, QLabel] = {}
         self._test_task: asyncio.Task[None] | None = None
 
+        body = self._fields_body(settings)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+
+        self.error_label = QLabel()
+        self.error_label.setObjectName("settingsError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c0392b;")
+        self.test_label = QLabel()
+        self.test_label.setObjectName("testResult")
+        self.test_label.setWordWrap(True)
+        self.test_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.test_button = QPushButton("Test connection")
+        self.test_button.clicked.connect(self.test_connection)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.addButton(self.test_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        self.test_label.setText(stored_probe_line(settings))
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.test_label)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.buttons)
+
+    def _fields_body(self, settings: Settings) -> QWidget:
+        """One row per setting, in a box per group; a status line under the key and sandbox
+        settings (where the key is stored, whether the sandbox works here)."""
         body = QWidget()
         body_layout = QVBoxLayout(body)
         groups: dict[str, QFormLayout] = {}
@@ -136,34 +169,13 @@ class SettingsDialog(QDialog):
                 stored.setObjectName(f"keyStore_{f.name}")
                 self.key_store_labels[f.name] = stored
                 groups[group].addRow("", stored)
+            if f.name == "command_sandbox":
+                self.sandbox_label = QLabel(sandbox.availability().describe())
+                self.sandbox_label.setWordWrap(True)
+                self.sandbox_label.setObjectName("sandboxStatus")
+                groups[group].addRow("", self.sandbox_label)
         body_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(body)
-
-        self.error_label = QLabel()
-        self.error_label.setObjectName("settingsError")
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c0392b;")
-        self.test_label = QLabel()
-        self.test_label.setObjectName("testResult")
-        self.test_label.setWordWrap(True)
-        self.test_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.test_button = QPushButton("Test connection")
-        self.test_button.clicked.connect(self.test_connection)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.addButton(self.test_button, QDialogButtonBox.ButtonRole.ActionRole)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-
-        self.test_label.setText(stored_probe_line(settings))
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(scroll, 1)
-        layout.addWidget(self.test_label)
-        layout.addWidget(self.error_label)
-        layout.addWidget(self.buttons)
+        return body
 
     @property
     def key_store_label(self) -> QLabel:

@@ -6,6 +6,8 @@ from typing import Callable
 
 from core import events as ev
 
+SANDBOX = {"sandboxed": "sandboxed", "sandboxed_network": "sandboxed, network on",
+           "unsandboxed": "not sandboxed"}
 ICONS = {"done": "✓", "failed": "✗", "blocked": "⏸", "skipped": "–", "running": "…"}
 
 
@@ -40,7 +42,9 @@ def _planned(e: ev.TasksPlanned) -> str:
 
 def _finished(e: ev.TaskFinished) -> str:
     tail = f" — {e.error[:160]}" if e.error else ""
-    return f"    {ICONS.get(e.status, '?')} task {e.task_id} {e.status} ({e.elapsed_s:.2f}s){tail}"
+    how = f" · {SANDBOX[e.sandbox]}" if e.sandbox in SANDBOX else ""
+    return (f"    {ICONS.get(e.status, '?')} task {e.task_id} {e.status} ({e.elapsed_s:.2f}s)"
+            f"{how}{tail}")
 
 
 def _judged(e: ev.Judged) -> str:

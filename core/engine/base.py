@@ -48,7 +48,9 @@ class EngineBase:
         self.settings = settings
         self.memory = memory
         self.run_id = run_id or uuid.uuid4().hex
-        self.run_state = RunState(workspace=Path(workspace).resolve(), run_id=self.run_id)
+        self.run_state = RunState(workspace=Path(workspace).resolve(), run_id=self.run_id,
+                                  command_sandbox=settings.command_sandbox,
+                                  command_network=settings.command_network)
         self.accounting = Accounting(budget=settings.max_iterations)
         window = getattr(model, "context_window", None)
         self.context_window = min(settings.context_window, window or settings.context_window)

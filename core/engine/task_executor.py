@@ -14,7 +14,7 @@ from contextlib import AsyncExitStack
 from typing import Callable
 
 from core.approval import ApprovalBroker
-from core.events import Event, TaskFinished, TaskStarted
+from core.events import Event, SandboxMark, TaskFinished, TaskStarted
 from core.llm.base import Message, ToolCall
 from core.models.task import Task
 from core.engine.placeholders import resolve, unfilled
@@ -97,12 +97,13 @@ class TaskExecutor:
                 self._emit_finished(task, phase_id)
                 raise
             task.finish(result.ok, result.output, result.error)
-            self._emit_finished(task, phase_id)
+            self._emit_finished(task, phase_id, result.sandbox)
 
-    def _emit_finished(self, task: Task, phase_id: int) -> None:
+    def _emit_finished(self, task: Task, phase_id: int, sandbox: SandboxMark = "") -> None:
         self.emit(TaskFinished(phase_id=phase_id, task_id=task.id, tool=task.tool,
                                status=task.status, error=task.error, round=task.round,
-                               result=cap(task.result, UI_RESULT_CAP), elapsed_s=task.elapsed_s))
+                               result=cap(task.result, UI_RESULT_CAP), elapsed_s=task.elapsed_s,
+                               sandbox=sandbox))
 
 
 def cap(text: str, limit: int) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal, Protocol
 
-from core.events import Event
+from core.events import Event, SandboxMark
 
 ApprovalAction = Literal["command", "write", "mcp"]
 
@@ -21,11 +21,13 @@ class Approve(Protocol):
 
 @dataclass(frozen=True)
 class ToolResult:
-    """``output`` is the full text (for the person and the history); ``error`` says why it failed."""
+    """``output`` is the full text (for the person and the history); ``error`` says why it
+    failed; ``sandbox`` how a shell command ran (empty for other tools)."""
 
     ok: bool
     output: str = ""
     error: str = ""
+    sandbox: SandboxMark = ""
 
 
 DENIED = "denied by user"  # the error of a call the person refused
@@ -37,12 +39,19 @@ class ToolError(Exception):
 
 @dataclass
 class RunState:
-    """Per-run state shared by every tool call of one run."""
+    """Per-run state shared by every tool call of one run.
+
+    ``command_sandbox`` and ``command_network`` are the run's settings of the same names;
+    ``noticed`` holds what the run has already told the person once (see ``sandbox``).
+    """
 
     workspace: Path
     run_id: str
     read_paths: set[str] = field(default_factory=set)
     checkpoint: Any = None
+    command_sandbox: str = "auto"
+    command_network: bool = False
+    noticed: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,9 @@
 """run_command: a shell command in the workspace, in its own process group.
 
+Where the setting allows and the machine can, the command runs in a bubblewrap sandbox
+(``sandbox``): only the workspace and a private /tmp are writable, no network unless allowed,
+no API keys in the environment; the result says how it ran (``ToolResult.sandbox``).
+
 Output (stdout and stderr merged) is kept as a head and a tail of ``KEEP`` bytes each, so a
 command printing gigabytes costs a fixed amount of memory. When the command finishes,
 times out or its task is cancelled, the whole process group is stopped: SIGTERM, then
@@ -17,7 +21,8 @@ from collections import deque
 from collections.abc import Coroutine
 from typing import Annotated, Any
 
-from core.tools import paths
+from core.events import SandboxMark
+from core.tools import paths, sandbox
 from core.tools.base import DENIED, ToolContext, ToolError, ToolResult
 from core.tools.registry import Limit, tool
 
@@ -25,7 +30,6 @@ KEEP = 48 * 1024
 CHUNK = 64 * 1024
 GRACE_S = 0.5
 DRAIN_S = 0.5
-HIDDEN_ENV = frozenset({"OPENAI_API_KEY"})
 _cleanups: set[asyncio.Task[None]] = set()
 
 
@@ -71,7 +75,7 @@ class Capture:
 async def run_command(ctx: ToolContext,
                       command: Annotated[str, Limit(min_length=1, max_length=10_000)],
                       timeout_s: Annotated[int, Limit(minimum=1, maximum=3600)] = 60
-                      ) -> str | ToolResult:
+                      ) -> ToolResult:
     """Run a shell command in the workspace folder (sh -c; stdout and stderr together).
 
     A non-zero exit code fails the task; on timeout the command and its children are
@@ -81,15 +85,17 @@ async def run_command(ctx: ToolContext,
         command: The shell command line to run.
         timeout_s: Seconds before the command and all its child processes are stopped.
     """
+    root = paths.workspace_root(ctx.run.workspace)
+    start = await asyncio.to_thread(sandbox.launch, command, root, ctx.run.command_sandbox,
+                                    ctx.run.command_network)
+    sandbox.announce(ctx, start)
     if not await ctx.approve("command", command):
         raise ToolError(DENIED)
-    root = paths.workspace_root(ctx.run.workspace)
-    env = {name: value for name, value in os.environ.items() if name not in HIDDEN_ENV}
-    env.update(PAGER="cat", GIT_PAGER="cat", NO_COLOR="1", PYTHONUNBUFFERED="1")
     started = time.monotonic()
-    spawn = asyncio.ensure_future(asyncio.create_subprocess_shell(
-        command, cwd=root, env=env, start_new_session=True, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT))
+    spawn = asyncio.ensure_future(asyncio.create_subprocess_exec(
+        *start.argv, cwd=root, env=start.env, start_new_session=True,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT))
     capture = Capture(KEEP)
     try:
         proc = await asyncio.shield(spawn)
@@ -103,22 +109,26 @@ async def run_command(ctx: ToolContext,
         await _stop(proc, reader)
         return ToolResult(ok=False, output=_render(command, capture, None, started),
                           error=f"timed out after {timeout_s} s; the command and its child "
-                                "processes were stopped")
+                                "processes were stopped", sandbox=start.mark)
     except asyncio.CancelledError:
         _signal_group(proc.pid, signal.SIGTERM)
         await _finally_stop(_stop(proc, reader))
         raise
     await _stop(proc, reader)
-    code = proc.returncode
-    assert code is not None
+    assert proc.returncode is not None
+    return _outcome(command, capture, proc.returncode, started, start.mark)
+
+
+def _outcome(command: str, capture: Capture, code: int, started: float,
+             mark: SandboxMark) -> ToolResult:
     output = _render(command, capture, code, started)
     if code != 0:
         last = "\n".join(capture.text().rstrip().splitlines()[-20:])[-2000:]
         reason = f"exit code {code}" if code >= 0 else f"killed by signal {-code}"
-        return ToolResult(ok=False, output=output,
+        return ToolResult(ok=False, output=output, sandbox=mark,
                           error=f"command failed ({reason})" + (f"; last output:\n{last}"
                                                                if last else ""))
-    return output
+    return ToolResult(ok=True, output=output, sandbox=mark)
 
 
 async def _finally_stop(stopping: Coroutine[Any, Any, None]) -> None:
@@ -133,7 +143,7 @@ async def _stop_spawned(spawn: asyncio.Future[asyncio.subprocess.Process], captu
                         ) -> None:
     """Stop a command whose task was cancelled while it was being started.
 
-    The process may already be running (and forking) before ``create_subprocess_shell``
+    The process may already be running (and forking) before ``create_subprocess_exec``
     returns; asyncio would then kill only the shell, so its children would live on.
     """
     try:

@@ -17,11 +17,11 @@ from core.tools import paths
 from core.tools.checkpoint import Checkpoint
 from tests.faults.headless_proc import (ORIGINAL_A, Headless, command_script, versions,
                                         writing_script)
+from tests.support.proc_tree import (alive, holding, require_sandbox, token, wait_dead,
+                                     wait_for_sleepers)
 
 SEED = 20261121
 KILLS = 20
-TREE = ("sh -c 'sleep 30 & echo $! > grandchild.pid; wait' & echo $! > child.pid; "
-        "echo $$ > shell.pid; wait")
 
 
 def fresh_workspace(folder: Path) -> Path:
@@ -102,37 +102,20 @@ def test_temp_files_of_a_killed_write_are_swept_when_the_run_is_marked_interrupt
     assert (ws / "a.txt").read_text(encoding="utf-8") == ORIGINAL_A
 
 
-def pids(ws: Path) -> list[int]:
-    names = ("shell", "child", "grandchild")
-    deadline = time.monotonic() + 10
-    while not all((ws / f"{n}.pid").exists() and (ws / f"{n}.pid").read_text().strip()
-                  for n in names):
-        assert time.monotonic() < deadline, "the command never started its children"
-        time.sleep(0.01)
-    return [int((ws / f"{n}.pid").read_text()) for n in names]
-
-
-def alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-
-
 def test_stop_during_a_long_command_ends_its_tree_within_2_s_and_summarises(
         tmp_path: Path) -> None:
+    """The command runs sandboxed (the default), so its tree is found by its sleep's token."""
+    require_sandbox()
     ws = tmp_path / "ws"
     ws.mkdir()
-    run = Headless(tmp_path / "home", ws, command_script(TREE))
+    mark = token()
+    run = Headless(tmp_path / "home", ws, command_script(f"sh -c 'sleep {mark} & wait' & wait"))
     run.wait_for(kind="task_started")
-    tree = pids(ws)
-    assert all(alive(pid) for pid in tree)
+    tree = wait_for_sleepers(mark, 1)
+    assert len(tree) >= 4 and all(alive(pid) for pid in tree)
     run.stop()
-    stopped = time.monotonic()
-    while any(alive(pid) for pid in tree):
-        assert time.monotonic() - stopped < 2.0, [p for p in tree if alive(p)]
-        time.sleep(0.01)
+    wait_dead(tree, 2.0)
+    assert holding(mark) == []
     assert run.finish() == 0, run.stderr()
     events = run.events()
     assert [e["kind"] for e in events][-2:] == ["summary", "run_finished"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.events import Event, to_json
+from core.events import Event, TaskFinished, to_json
 from core.store.export import export_text
 from core.llm.openai_client import OpenAIModel
 from core.engine.runner import create_engine
@@ -87,6 +87,8 @@ def test_the_key_stays_hidden_in_a_run_whose_model_and_files_repeat_it(
         events, run_id = asyncio.run(run(server.base_url, workspace, store))
         assert events[-1].kind == "run_finished"
         assert_hidden(events, store, run_id, caplog)
+    commands = [e for e in events if isinstance(e, TaskFinished) and e.tool == "run_command"]
+    assert [e.sandbox for e in commands] == (["sandboxed"] if replies is echoing_replies else [])
     assert_db_clean(db)
     assert any("Bearer" in str(r["headers"]) for r in server.requests)  # it was really sent
     assert len(caplog.records) > 5  # DEBUG logging of the SDK was captured

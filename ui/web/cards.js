@@ -12,6 +12,15 @@
     interrupted: ["⏸", "Interrupted"],
   };
   const MAX_DETAIL = 4000;
+  /** How a shell command ran (TaskFinished.sandbox): label, style, what it means. */
+  const SANDBOX = {
+    sandboxed: ["🔒 sandboxed", "on", "Ran in a sandbox: only the workspace and a private /tmp " +
+      "were writable, and it had no network."],
+    sandboxed_network: ["🔒 sandboxed · network", "on", "Ran in a sandbox with network access: " +
+      "only the workspace and a private /tmp were writable."],
+    unsandboxed: ["⚠ not sandboxed", "off", "Ran with your full rights: it could change files " +
+      "outside the workspace and use the network."],
+  };
   const running = new Set();
   let ticker = 0;
 
@@ -137,12 +146,24 @@
     PD.phaseOf(run, ev.phase_id).taskStatus.set(card.id, "running");
   };
 
+  function markSandbox(card, mark) {
+    const meta = card.el.querySelector(".task-meta");
+    const old = meta.querySelector(".sandbox");
+    if (old) old.remove();
+    const known = SANDBOX[PD.str(mark)];
+    if (!known) return;
+    const badge = PD.el("span", "meta sandbox sandbox-" + known[1], known[0]);
+    badge.title = known[2];
+    PD.add(meta, badge);
+  }
+
   PD.renderTaskFinished = function (ev) {
     const run = PD.currentRun();
     const card = findCard(run, ev) || adHocCard(run, ev);
     const status = PD.str(ev.status) || "done";
     setStatus(card, status);
     card.time.textContent = PD.secs(ev.elapsed_s);
+    markSandbox(card, ev.sandbox);
     const old = card.details.querySelector(".detail.outcome");
     if (old) old.remove();
     if (PD.str(ev.error)) {

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from tool_harness import Harness
 
 from core.tools import paths
 from core.tools.base import ToolError
+from tests.support.proc_tree import require_sandbox
 
 
 def test_plain_relative_and_absolute_inside_paths_resolve(workspace: Path) -> None:
@@ -126,6 +130,38 @@ def test_every_tool_refuses_every_escape(harness: Harness, tmp_path: Path, tool:
         "symlink leads outside the workspace", "not a regular file or folder"))
     assert (tmp_path / "x").read_bytes() == before
     assert harness.events == []
+
+
+@pytest.fixture
+def outside() -> Iterator[Path]:
+    """A file outside the workspace and outside /tmp (whose sandboxed view is private)."""
+    folder = Path("/var/tmp") / f"phasedesk-escape-{uuid.uuid4().hex}"
+    folder.mkdir()
+    (folder / "x").write_text("outside")
+    yield folder / "x"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("raw", ["../x", "{outside}", "root{outside}", "chain/x", "hop/x"])
+@pytest.mark.parametrize("write", ["echo pwned > {}", "echo pwned >> {}", "rm -f {}",
+                                   "ln -sf /etc/passwd {}", "mv {} moved"])
+def test_a_command_cannot_escape_the_same_ways(harness: Harness, tmp_path: Path, outside: Path,
+                                               raw: str, write: str) -> None:
+    """run_command runs sandboxed: the same escapes fail inside the shell and change nothing."""
+    require_sandbox()
+    ws = harness.workspace
+    (ws / "root").symlink_to("/")
+    (ws / "hop").symlink_to(outside.parent)
+    (ws / "chain").symlink_to("hop")
+    (tmp_path / "x").write_text("outside")
+    target = raw.format(outside=outside)
+    result = harness.call("run_command", command=write.format(target))
+    assert result.sandbox == "sandboxed"
+    if not target.startswith(".."):  # ../ is the sandbox's private /tmp: nothing to refuse
+        assert not result.ok and "Read-only file system" in result.output, result.output
+    assert (tmp_path / "x").read_text() == outside.read_text() == "outside"
+    assert sorted(p.name for p in outside.parent.iterdir()) == ["x"]
+    assert {p.name for p in tmp_path.iterdir()} - {"phasedesk-home"} == {"ws", "x"}
 
 
 SEGMENTS = ["..", ".", "a", "b", "out", "inner", "loop", "x.txt", ""]

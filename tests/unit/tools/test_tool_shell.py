@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -12,42 +12,28 @@ from hypothesis import strategies as st
 from tool_harness import Harness
 
 from core.tools import shell
+from core.tools.base import ToolResult
+from tests.support.proc_tree import (alive, holding, require_sandbox, token, wait_dead,
+                                     wait_for_sleepers)
 
-TREE = ("sh -c 'sleep 300 & echo $! > grandchild.pid; wait' & echo $! > child.pid; "
-        "echo $$ > shell.pid; wait")
-STUBBORN = ("sh -c \"trap '' TERM; sleep 300 & echo \\$! > grandchild.pid; wait\" & "
-            "echo $! > child.pid; echo $$ > shell.pid; wait")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+MODES = ["auto", "off"]
 
 
-def _pids(ws: Path) -> list[int]:
-    return [int((ws / f"{name}.pid").read_text()) for name in ("shell", "child", "grandchild")]
+def tree(mark: str) -> str:
+    """A shell whose child shell runs ``sleep MARK`` in the background and waits for it."""
+    return f"sh -c 'sleep {mark} & wait' & wait"
 
 
-async def _wait_for_pids(ws: Path) -> list[int]:
-    for _ in range(500):
-        if all((ws / f"{n}.pid").exists() and (ws / f"{n}.pid").read_text().strip()
-               for n in ("shell", "child", "grandchild")):
-            return _pids(ws)
-        await asyncio.sleep(0.01)
-    raise AssertionError("the command never started its children")
+def stubborn(mark: str) -> str:
+    """The same tree, with the child shell and its sleep ignoring SIGTERM."""
+    return f"sh -c \"trap '' TERM; sleep {mark} & wait\" & wait"
 
 
-def _wait_dead(pids: list[int], limit_s: float) -> float:
-    started = time.monotonic()
-    while any(_alive(pid) for pid in pids):
-        if time.monotonic() - started > limit_s:
-            raise AssertionError(f"still alive after {limit_s} s: "
-                                 f"{[pid for pid in pids if _alive(pid)]}")
-        time.sleep(0.01)
-    return time.monotonic() - started
+def sandbox_mode(harness: Harness, mode: str) -> None:
+    """Run the harness's commands sandboxed ("auto", failing where it cannot) or not."""
+    if mode == "auto":
+        require_sandbox()
+    harness.run.command_sandbox = mode
 
 
 def test_success_merges_stderr_and_runs_in_the_workspace(harness: Harness) -> None:
@@ -74,50 +60,74 @@ def test_denied_command_does_not_run(harness: Harness) -> None:
     assert not (harness.workspace / "ran.txt").exists()
 
 
-@pytest.mark.parametrize("command", [TREE, STUBBORN], ids=["tree", "ignores-sigterm"])
-def test_cancel_kills_the_whole_tree_within_2_s(harness: Harness, command: str) -> None:
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape", [tree, stubborn], ids=["tree", "ignores-sigterm"])
+def test_cancel_kills_the_whole_tree_within_2_s(harness: Harness, shape: Callable[[str], str],
+                                                mode: str) -> None:
     """Repeated, because a cancel can also land while asyncio is still starting the shell."""
+    sandbox_mode(harness, mode)
 
-    async def scenario() -> tuple[float, list[int]]:
-        for name in ("shell", "child", "grandchild"):
-            (harness.workspace / f"{name}.pid").unlink(missing_ok=True)
+    async def scenario() -> tuple[float, list[int], str]:
+        mark = token()
         task = asyncio.create_task(harness.registry.execute(
-            "run_command", {"command": command}, harness.ctx()))
-        pids = await _wait_for_pids(harness.workspace)
-        assert all(_alive(pid) for pid in pids)
+            "run_command", {"command": shape(mark)}, harness.ctx()))
+        pids = await asyncio.to_thread(wait_for_sleepers, mark, 1)
+        assert len(pids) >= 3 and all(alive(pid) for pid in pids)
         started = time.monotonic()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        return time.monotonic() - started, pids
+        return time.monotonic() - started, pids, mark
 
     for _ in range(4):
-        returned_after, pids = asyncio.run(scenario())
+        returned_after, pids, mark = asyncio.run(scenario())
         assert returned_after < 2.0
-        assert not any(_alive(pid) for pid in pids), "cancel returned before the tree died"
+        assert not any(alive(pid) for pid in pids), "cancel returned before the tree died"
+        assert holding(mark) == []
 
 
-@pytest.mark.parametrize("command", [TREE, STUBBORN], ids=["tree", "ignores-sigterm"])
-def test_timeout_kills_the_whole_tree(harness: Harness, command: str) -> None:
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape", [tree, stubborn], ids=["tree", "ignores-sigterm"])
+def test_timeout_kills_the_whole_tree(harness: Harness, shape: Callable[[str], str],
+                                      mode: str) -> None:
+    sandbox_mode(harness, mode)
+    mark = token()
+
+    async def scenario() -> tuple[ToolResult, list[int]]:
+        task = asyncio.create_task(harness.registry.execute(
+            "run_command", {"command": shape(mark), "timeout_s": 1}, harness.ctx()))
+        pids = await asyncio.to_thread(wait_for_sleepers, mark, 1)
+        return await task, pids
+
     started = time.monotonic()
-    result = harness.call("run_command", command=command, timeout_s=1)
+    result, pids = asyncio.run(scenario())
     elapsed = time.monotonic() - started
     assert not result.ok
     assert result.error == ("timed out after 1 s; the command and its child processes were "
                             "stopped")
     assert "[timed out," in result.output
     assert elapsed < 1 + 2.0
-    assert not any(_alive(pid) for pid in _pids(harness.workspace))
+    assert not any(alive(pid) for pid in pids) and holding(mark) == []
 
 
-def test_background_children_do_not_outlive_the_command(harness: Harness) -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_background_children_do_not_outlive_the_command(harness: Harness, mode: str) -> None:
+    sandbox_mode(harness, mode)
+    mark = token()
+
+    async def scenario() -> tuple[ToolResult, list[int]]:
+        task = asyncio.create_task(harness.registry.execute(
+            "run_command", {"command": f"sleep {mark} & sleep 1; echo started"},
+            harness.ctx()))
+        pids = await asyncio.to_thread(wait_for_sleepers, mark, 1)
+        return await task, pids
+
     started = time.monotonic()
-    result = harness.call("run_command",
-                          command="sleep 300 & echo $! > child.pid; echo started")
+    result, pids = asyncio.run(scenario())
     assert result.ok and "started" in result.output
-    assert time.monotonic() - started < 2.0
-    pid = int((harness.workspace / "child.pid").read_text())
-    _wait_dead([pid], 0.5)
+    assert time.monotonic() - started < 1 + 2.0
+    wait_dead(pids, 0.5)
+    assert holding(mark) == []
 
 
 def test_ten_megabytes_of_output_are_capped(harness: Harness) -> None:
