@@ -165,6 +165,11 @@ class TaskFinished(Event):
 
 @dataclass(frozen=True)
 class Judged(Event):
+    """The rates come from the tasks' statuses; ``quality_average`` is over the
+    ``tasks_scored`` of ``tasks_total`` tasks the judge scored (None when it scored none; a
+    verdict's ``quality`` is None for a task it did not score). Runs recorded before scores
+    were counted have ``tasks_scored`` None."""
+
     kind: ClassVar[str] = "judged"
     phase_id: int
     round: int
@@ -172,12 +177,14 @@ class Judged(Event):
     next_action: NextAction
     completion_rate: float
     success_rate: float
-    quality_average: float
+    quality_average: float | None
     verdicts: list[dict[str, Any]] = field(default_factory=list)
     user_summary: str = ""
     failed_reason: str = ""
     problem_level: str = ""
     degraded: bool = False
+    tasks_scored: int | None = None
+    tasks_total: int | None = None
 
 
 @dataclass(frozen=True)
@@ -264,6 +271,9 @@ class McpServerStatus(Event):
 
 @dataclass(frozen=True)
 class Summary(Event):
+    """``quality_average`` is over the ``tasks_scored`` tasks the judge scored in the whole
+    run (None when it scored none)."""
+
     kind: ClassVar[str] = "summary"
     final_summary: str
     phases_completed: int
@@ -276,6 +286,8 @@ class Summary(Event):
     outcome: RunOutcome = ""
     requirements: list[dict[str, Any]] = field(default_factory=list)
     requirements_note: str = ""
+    quality_average: float | None = None
+    tasks_scored: int = 0
 
 
 @dataclass(frozen=True)

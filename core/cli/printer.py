@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from core import events as ev
+from core.models.phase import describe_quality
 
 ICONS = {"done": "✓", "failed": "✗", "blocked": "⏸", "skipped": "–", "running": "…"}
 
@@ -46,7 +47,8 @@ def _finished(e: ev.TaskFinished) -> str:
 def _judged(e: ev.Judged) -> str:
     flag = " (degraded)" if e.degraded else ""
     return (f"  ⚖️  judge{flag}: completion {_pct(e.completion_rate)}, success "
-            f"{_pct(e.success_rate)}, quality {e.quality_average:.1f} → {e.next_action}"
+            f"{_pct(e.success_rate)}, quality "
+            f"{describe_quality(e.quality_average, e.tasks_scored, e.tasks_total)} → {e.next_action}"
             f"\n     {e.user_summary}")
 
 
@@ -83,7 +85,8 @@ def requirement_lines(requirements: list[dict], note: str = "") -> list[str]:
 def _summary(e: ev.Summary) -> str:
     lines = [f"\n📝 {outcome_words(e.outcome)} · Summary ({e.generated_by}) · phases "
              f"{e.phases_completed} · tasks {e.total_tasks_executed} · rounds {e.total_rounds}"
-             f" · quality {e.quality_assessment}", e.final_summary]
+             f" · quality {describe_quality(e.quality_average, e.tasks_scored)}"
+             + (f" ({e.quality_assessment})" if e.quality_assessment else ""), e.final_summary]
     lines += [f"  ★ {h}" for h in e.highlights]
     lines += requirement_lines(e.requirements, e.requirements_note)
     return "\n".join(lines)
