@@ -229,11 +229,25 @@ class ApprovalResolved(Event):
 
 @dataclass(frozen=True)
 class FileChanged(Event):
+    """A write of task ``task_id`` (phase ``phase_id``) to ``path``. ``diff`` is the write's
+    unified diff, bounded (a long one ends with a "\\ N more diff lines not shown" line),
+    with ``added``/``removed`` counting all of it. When the run wrote the file before,
+    ``run_diff`` (with ``run_added``/``run_removed``) is the run's whole change to it, from
+    before the run; else it is "" and ``diff`` is that. Runs recorded before diffs were kept
+    have none."""
+
     kind: ClassVar[str] = "file_changed"
     path: str
     change: Literal["created", "modified", "deleted"]
     bytes: int
     task_id: int = 0
+    phase_id: int = 0
+    added: int = 0
+    removed: int = 0
+    diff: str = ""
+    run_added: int = 0
+    run_removed: int = 0
+    run_diff: str = ""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.secrets import redact
-from core.tools.checkpoint import UndoReport, undo_run
+from core.tools.checkpoint import UndoReport
+from core.tools.undo import undo_run
 from ui.bridge import Bridge
 from ui.page_messages import undo_message
 from ui.run_controller import RunController

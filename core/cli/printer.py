@@ -46,9 +46,9 @@ def _finished(e: ev.TaskFinished) -> str:
 
 def _judged(e: ev.Judged) -> str:
     flag = " (degraded)" if e.degraded else ""
+    quality = describe_quality(e.quality_average, e.tasks_scored, e.tasks_total)
     return (f"  ⚖️  judge{flag}: completion {_pct(e.completion_rate)}, success "
-            f"{_pct(e.success_rate)}, quality "
-            f"{describe_quality(e.quality_average, e.tasks_scored, e.tasks_total)} → {e.next_action}"
+            f"{_pct(e.success_rate)}, quality {quality} → {e.next_action}"
             f"\n     {e.user_summary}")
 
 
@@ -98,6 +98,12 @@ def _run_finished(e: ev.RunFinished) -> str:
             f"{e.elapsed_s:.1f}s")
 
 
+def _file_changed(e: ev.FileChanged) -> str:
+    """One line per write: "+n −m path", and whether the file is new."""
+    what = {"created": " (new file)", "deleted": " (deleted)"}.get(e.change, "")
+    return f"    ✎ +{e.added} −{e.removed} {e.path}{what}"
+
+
 def _mcp_server(e: ev.McpServerStatus) -> str:
     if e.status == "started":
         return f"  🔌 MCP server {e.name} started (pid {e.pid}): {', '.join(e.tools) or 'no tools'}"
@@ -119,7 +125,7 @@ PRINTERS: dict[type, Callable] = {
     ev.Thought: _thought,
     ev.PhaseFinished: _phase_done,
     ev.ApprovalRequested: lambda e: f"  ⚠ approval needed for {e.action}: {' '.join(e.detail.split())[:300]}",
-    ev.FileChanged: lambda e: f"    ✎ {e.change} {e.path} ({e.bytes} bytes)",
+    ev.FileChanged: _file_changed,
     ev.ContextCompacted: lambda e: f"  ⇣ context compacted {e.before_tokens} → {e.after_tokens} tokens",
     ev.Notice: lambda e: f"  {'⚠' if e.level != 'info' else 'ℹ'} {e.message}",
     ev.McpServerStatus: _mcp_server,

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from core import secrets
 from core.models.phase import describe_quality
+from core.store.changes import markdown_lines, net_changes
 from core.store.history import RunInfo, Store, public_settings
 
 FORMAT = "phasedesk-run/1"
@@ -181,9 +182,7 @@ def export_markdown(store: Store, run_id: str) -> str:
     for phase in report.phases.values():
         lines += _phase_lines(phase)
     if report.files:
-        lines += ["", "## Files changed", ""]
-        lines += [f"- `{_line(f['path'])}` {f['change']} ({f['bytes']} bytes)"
-                  for f in report.files]
+        lines += [""] + markdown_lines(net_changes(report.files))
     if report.notices:
         lines += ["", "## Notices", ""]
         lines += [f"- {n['level']}" + (f" ({n['stage']})" if n["stage"] else "")
