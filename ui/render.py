@@ -1,4 +1,4 @@
-"""What the page receives: engine events as JSON, with the summary's Markdown as safe HTML.
+"""What the page receives: engine events as JSON, with model Markdown and diffs as safe HTML.
 
 ``page_message`` is the one path from a recorded or live event to the page (the history
 replays through it too, so a reopened run looks exactly as it did live).
@@ -7,9 +7,10 @@ Model text the page shows as Markdown (the summary, the judge's lines, Think's l
 rendered here with ``markdown`` (fenced code, codehilite, tables, sane lists, and single
 newlines kept as line breaks, as seed 000's ``breaks: true``) and pygments, with raw HTML in
 the source escaped so it shows as text; the result goes to the page as ``<field>_html``
-beside the field. Every HTML is cleaned by ``nh3`` down to a small allow-list: no scripts,
-no event handlers, no styles, no frames, no forms, no images, and links only to
-http(s)/mailto with rel="noopener noreferrer".
+beside the field; a file change's diffs get theirs from ``ui.diff_html``. Every HTML is
+cleaned by ``nh3`` down to a small allow-list: no scripts, no event handlers, no styles, no
+frames, no forms, no images, and links only to http(s)/mailto with rel="noopener
+noreferrer".
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 from pygments.formatters import HtmlFormatter
 from pygments.token import STANDARD_TYPES
+
+from ui.diff_html import diff_fields
 
 MAX_SOURCE_CHARS = 200_000
 PYGMENTS_CSS = Path(__file__).parent / "web" / "pygments.css"
@@ -116,12 +119,14 @@ def markdown_to_html(source: str) -> str:
 
 
 def _with_html(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` with the HTML of its Markdown fields (and a judge's verdict comments) beside
-    them."""
+    """``data`` with the HTML of its Markdown fields (and a judge's verdict comments, and a
+    file change's diffs) beside them."""
     kind = data.get("kind", "")
     for name in MARKDOWN_FIELDS.get(kind, ()):
         if isinstance(data.get(name), str) and data[name]:
             data[f"{name}_html"] = markdown_to_html(data[name])
+    if kind == "file_changed":
+        data.update(diff_fields(data))
     if kind == "judged" and isinstance(data.get("verdicts"), list):
         data["verdicts"] = [
             {**v, "comment_html": markdown_to_html(v["comment"])}
@@ -137,7 +142,7 @@ async def page_message(event: dict[str, Any]) -> dict[str, Any]:
     thread.
     """
     data = {k: v for k, v in event.items() if k not in PAGE_OMITS.get(event.get("kind", ""), ())}
-    if data.get("kind") in MARKDOWN_FIELDS:
+    if data.get("kind") in MARKDOWN_FIELDS or data.get("kind") == "file_changed":
         data = await asyncio.to_thread(_with_html, data)
     return data
 
