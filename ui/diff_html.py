@@ -7,7 +7,8 @@ the file, when there is one. Each hunk's old and new sides are highlighted as wh
 (so a string or comment over several lines is coloured as one), then split back into lines.
 The header lines are left out (the page names the file); note lines (``\\ …``: a diff cut
 short, a binary file) are shown as notes. pygments escapes every token, and the result is
-cleaned by ``nh3`` down to divs and spans with the classes below.
+cleaned by ``nh3`` down to divs and spans with the classes below. The block is a
+``codehilite`` one, so the page's pygments.css colours its tokens.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 from typing import Any
 
 import nh3
+from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.token import STANDARD_TYPES, _TokenType
@@ -24,8 +26,12 @@ from pygments.util import ClassNotFound
 
 HUNK = re.compile(r"@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@.*")
 LINE_KINDS = {" ": "ctx", "-": "del", "+": "add"}
+# Token classes pygments.css colours (the default style); other tokens go in as plain text,
+# which keeps a diff's HTML small (a span per name and space would triple it).
+STYLED = {name for name in HtmlFormatter(style="default").class2style if name} - {"w"}
 ALLOWED_CLASSES: dict[str, set[str]] = {
-    "div": {"diff", "diff-line", "diff-hunk", "diff-note", "diff-ctx", "diff-del", "diff-add"},
+    "div": {"diff", "codehilite", "diff-line", "diff-hunk", "diff-note", "diff-ctx", "diff-del",
+            "diff-add"},
     "span": {"diff-num", "diff-sign", "diff-code"} | {c for c in STANDARD_TYPES.values() if c},
 }
 Tokens = list[tuple[_TokenType, str]]
@@ -62,7 +68,7 @@ def diff_to_html(path: str, diff: str) -> str:
         rows += _hunk(lexer, lines[index + 1:end], int(match.group(1)), int(match.group(2)))
         index = end
     body = "".join(rows)
-    return nh3.clean(f'<div class="diff">{body}</div>', tags={"div", "span"},
+    return nh3.clean(f'<div class="diff codehilite">{body}</div>', tags={"div", "span"},
                      attributes={}, allowed_classes=ALLOWED_CLASSES)
 
 
@@ -104,7 +110,7 @@ def _highlighted(lexer: Lexer, lines: list[str]) -> list[str]:
                 out.append("")
             if piece:
                 text = html.escape(piece, quote=False)
-                out[-1] += f'<span class="{css}">{text}</span>' if css else text
+                out[-1] += f'<span class="{css}">{text}</span>' if css in STYLED else text
     return (out + [""] * len(lines))[:len(lines)]
 
 

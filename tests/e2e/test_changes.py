@@ -72,7 +72,9 @@ def test_each_write_shows_its_diff_and_the_run_lists_its_changes(
                                                              "+PORT = 8080"]
     assert js(qtbot, window, f"{first}.querySelector('.diff-add .diff-num:nth-child(2)')"
                              ".textContent") == "1"
-    assert count(qtbot, window, ".task .diff-code span.n") >= 2  # coloured as Python
+    assert count(qtbot, window, ".task .diff-code span.mi") >= 2  # coloured as Python
+    assert js(qtbot, window, "getComputedStyle(document.querySelector('.task .diff-code span.mi'))"
+                             ".color") == "rgb(102, 102, 102)"  # by pygments.css
     ARTIFACTS.mkdir(exist_ok=True)
     js(qtbot, window, "(() => { document.querySelector('.task-diff').scrollIntoView("
                       "{block: 'center'}); return 1; })()")

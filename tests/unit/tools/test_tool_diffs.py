@@ -124,3 +124,20 @@ def test_a_second_write_carries_the_runs_whole_diff_of_the_file(harness: Harness
     assert rewritten.diff == "--- a/new.md\n+++ b/new.md\n@@ -1 +1 @@\n-# One\n+# Two"
     assert rewritten.run_diff == "--- /dev/null\n+++ b/new.md\n@@ -0,0 +1 @@\n+# Two"
     assert (rewritten.run_added, rewritten.run_removed) == (1, 0)
+
+
+def test_a_huge_rewrite_sends_a_bounded_event(harness: Harness) -> None:
+    from core.events import to_json
+
+    big = harness.workspace / "big.txt"
+    big.write_text("".join(f"old line {n} {'x' * 40}\n" for n in range(100_000)))  # ~5 MB
+    content = "".join(f"new {n}\n" for n in range(20_000))
+    assert harness.call("write_file", path="big.txt", content=content, overwrite=True).ok
+    assert harness.call("edit_file", path="big.txt", old_text="new 7\n",
+                        new_text="seven\n").ok
+    rewrite, edit = [e for e in harness.events if isinstance(e, FileChanged)]
+    assert (rewrite.added, rewrite.removed) == (20_000, 100_000)
+    assert len(to_json(rewrite)) < 2 * MAX_CHARS + 1_000
+    assert rewrite.diff.endswith("more diff lines not shown")
+    assert (edit.added, edit.removed) == (1, 1) and edit.diff.count("\n") == 10
+    assert edit.run_diff.startswith("--- a/big.txt") and len(to_json(edit)) < 2 * MAX_CHARS + 1_000
