@@ -20,7 +20,7 @@ from core.models.mcp_server import McpServer, servers_value
 def setting(default: Any, description: str, *, label: str, low: float | None = None,
             high: float | None = None, choices: tuple[str, ...] = (), secret: bool = False,
             group: str = "General", file_filter: str = "", flag: str = "",
-            placeholder: str = "") -> Any:
+            placeholder: str = "", offers_models: bool = False) -> Any:
     """A dataclass field carrying the metadata the dialog, file and flags need.
 
     ``file_filter`` (e.g. ``"GGUF models (*.gguf)"``) marks a file path the dialog lets the
@@ -28,10 +28,12 @@ def setting(default: Any, description: str, *, label: str, low: float | None = N
     tuple-valued setting (the MCP servers) gets a repeatable flag that adds one entry
     each time. ``placeholder`` is what an empty text field shows (what empty means). A
     ``secret`` is kept in the secret store under the field's name, never in the file.
+    ``offers_models``: the dialog's field is a drop-down of the models the endpoint lists
+    (after "Test connection"), still free text.
     """
     meta = {"description": description, "label": label, "low": low, "high": high,
             "choices": choices, "secret": secret, "group": group, "file_filter": file_filter,
-            "flag": flag, "placeholder": placeholder}
+            "flag": flag, "placeholder": placeholder, "offers_models": offers_models}
     return field(default=default, metadata=meta)
 
 
@@ -44,7 +46,8 @@ class Settings:
     base_url: str = setting(
         "", "Base URL of an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1.",
         label="Base URL", group="Model")
-    model: str = setting("", "Model name sent to the endpoint.", label="Model", group="Model")
+    model: str = setting("", "Model name sent to the endpoint.", label="Model", group="Model",
+                         offers_models=True)
     api_key: str = setting(
         "", "API key of the endpoint. Stored in the system keyring when one is available, "
         "else in a file only you can read.", label="API key", secret=True, group="Model")

@@ -172,6 +172,11 @@ class TaskFinished(Event):
 
 @dataclass(frozen=True)
 class Judged(Event):
+    """The rates come from the tasks' statuses; ``quality_average`` is over the
+    ``tasks_scored`` of ``tasks_total`` tasks the judge scored (None when it scored none; a
+    verdict's ``quality`` is None for a task it did not score). Runs recorded before scores
+    were counted have ``tasks_scored`` None."""
+
     kind: ClassVar[str] = "judged"
     phase_id: int
     round: int
@@ -179,12 +184,14 @@ class Judged(Event):
     next_action: NextAction
     completion_rate: float
     success_rate: float
-    quality_average: float
+    quality_average: float | None
     verdicts: list[dict[str, Any]] = field(default_factory=list)
     user_summary: str = ""
     failed_reason: str = ""
     problem_level: str = ""
     degraded: bool = False
+    tasks_scored: int | None = None
+    tasks_total: int | None = None
 
 
 @dataclass(frozen=True)
@@ -229,11 +236,25 @@ class ApprovalResolved(Event):
 
 @dataclass(frozen=True)
 class FileChanged(Event):
+    """A write of task ``task_id`` (phase ``phase_id``) to ``path``. ``diff`` is the write's
+    unified diff, bounded (a long one ends with a "\\ N more diff lines not shown" line),
+    with ``added``/``removed`` counting all of it. When the run wrote the file before,
+    ``run_diff`` (with ``run_added``/``run_removed``) is the run's whole change to it, from
+    before the run; else it is "" and ``diff`` is that. Runs recorded before diffs were kept
+    have none."""
+
     kind: ClassVar[str] = "file_changed"
     path: str
     change: Literal["created", "modified", "deleted"]
     bytes: int
     task_id: int = 0
+    phase_id: int = 0
+    added: int = 0
+    removed: int = 0
+    diff: str = ""
+    run_added: int = 0
+    run_removed: int = 0
+    run_diff: str = ""
 
 
 @dataclass(frozen=True)
@@ -271,6 +292,9 @@ class McpServerStatus(Event):
 
 @dataclass(frozen=True)
 class Summary(Event):
+    """``quality_average`` is over the ``tasks_scored`` tasks the judge scored in the whole
+    run (None when it scored none)."""
+
     kind: ClassVar[str] = "summary"
     final_summary: str
     phases_completed: int
@@ -283,6 +307,8 @@ class Summary(Event):
     outcome: RunOutcome = ""
     requirements: list[dict[str, Any]] = field(default_factory=list)
     requirements_note: str = ""
+    quality_average: float | None = None
+    tasks_scored: int = 0
 
 
 @dataclass(frozen=True)

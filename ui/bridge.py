@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 CHANNEL_NAME = "phasedesk"
 MAX_PAYLOAD_CHARS = 200_000
 MAX_REQUEST_CHARS = 100_000
+MAX_PATH_CHARS = 4096
 DECISIONS = ("once", "run", "deny")
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")  # as checkpoint_dir() takes them
 
@@ -39,6 +40,7 @@ class Bridge(QObject):
     workspace_requested = Signal()
     new_conversation_requested = Signal()
     undo_requested = Signal(str)  # run id
+    file_undo_requested = Signal(str, str)  # run id, the file's workspace path
     mark_requested = Signal(str, bool)  # run id, marked
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -165,6 +167,20 @@ class Bridge(QObject):
         run_id = self._run_id("undo_run", self._parse("undo_run", payload, {"run_id": str}))
         if run_id is not None:
             self.undo_requested.emit(run_id)
+
+    @Slot(str)
+    def undo_file(self, payload: str) -> None:
+        """``{"run_id": str, "path": str}``: undo the run's change to that one file."""
+        data = self._parse("undo_file", payload, {"run_id": str, "path": str})
+        run_id = self._run_id("undo_file", data)
+        if data is None or run_id is None:
+            return
+        path = data["path"]
+        if not 0 < len(path) <= MAX_PATH_CHARS or "\x00" in path:
+            self.rejected += 1
+            log.warning("bridge.undo_file ignored: not a workspace path")
+            return
+        self.file_undo_requested.emit(run_id, path)
 
     @Slot(str)
     def mark_run(self, payload: str) -> None:

@@ -26,6 +26,7 @@ from core.store.export import export_text
 from core.llm.base import ChatModel
 from core.engine.memory import memory_from_store
 from core.store.history import ConversationInfo, Recorder, RunInfo, Store
+from core.tools.undo import undone_files
 from ui.page_messages import mark_message, undo_message, was_undone
 from ui.render import page_message
 
@@ -143,8 +144,8 @@ class History:
                     await asyncio.sleep(0)
             if not any(event["kind"] == "run_finished" for event in events):
                 send(_run_end(run))
-            if any(event["kind"] == "file_changed" for event in events) and was_undone(run["id"]):
-                send(undo_message(run["id"], "undone", "These changes were undone."))
+            if any(event["kind"] == "file_changed" for event in events):
+                send_undone(run["id"], send)
             if run["marked"]:
                 send(mark_message(run["id"], "stored", True))
         return len(runs)
@@ -153,6 +154,15 @@ class History:
         if not self.closed:
             self.closed = True
             self.store.close()
+
+
+def send_undone(run_id: str, send: Send) -> None:
+    """Tell the page what of a run's file changes was undone since: all, or some files."""
+    if was_undone(run_id):
+        send(undo_message(run_id, "undone", "These changes were undone."))
+        return
+    for path in undone_files(run_id):
+        send(undo_message(run_id, "undone", "This file's change was undone.", path=path))
 
 
 def _run_started(run: RunInfo) -> dict[str, Any]:

@@ -25,8 +25,13 @@ def was_undone(run_id: str) -> bool:
 
 
 def undo_message(run_id: str, status: str, message: str = "",
-                 report: UndoReport | None = None) -> dict[str, Any]:
-    """The ``ui_undo`` message for the page."""
-    return {"kind": "ui_undo", "run_id": run_id, "status": status, "message": message,
+                 report: UndoReport | None = None, *, path: str = "",
+                 run_undone: bool = False) -> dict[str, Any]:
+    """The ``ui_undo`` message for the page: for the whole run, or for the one file ``path``
+    (``run_undone``: that was the run's last changed file, so the run counts as undone)."""
+    data = {"kind": "ui_undo", "run_id": run_id, "status": status, "message": message,
             "restored": list(report.restored) if report else [],
             "deleted": list(report.deleted) if report else []}
+    if path:
+        data.update(path=path, run_undone=run_undone)
+    return data

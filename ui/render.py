@@ -1,26 +1,33 @@
-"""What the page receives: engine events as JSON, with the summary's Markdown as safe HTML.
+"""What the page receives: engine events as JSON, with model Markdown and diffs as safe HTML.
 
 ``page_message`` is the one path from a recorded or live event to the page (the history
 replays through it too, so a reopened run looks exactly as it did live).
 
-The summary is the only model text the page inserts as HTML. It is rendered here with
-``markdown`` (fenced code, codehilite, tables, sane lists) and pygments, with raw HTML in
-the source escaped so it shows as text, and then cleaned by ``nh3`` down to a small
-allow-list: no scripts, no event handlers, no styles, no frames, no forms, no images, and
-links only to http(s)/mailto with rel="noopener noreferrer".
+Model text the page shows as Markdown (the summary, the judge's lines, Think's line) is
+rendered here with ``markdown`` (fenced code, codehilite, tables, sane lists, and single
+newlines kept as line breaks, as seed 000's ``breaks: true``) and pygments, with raw HTML in
+the source escaped so it shows as text; the result goes to the page as ``<field>_html``
+beside the field; a file change's diffs get theirs from ``ui.diff_html``. Every HTML is
+cleaned by ``nh3`` down to a small allow-list: no scripts, no event handlers, no styles, no
+frames, no forms, no images, and links only to http(s)/mailto with rel="noopener
+noreferrer".
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
 import markdown
 import nh3
 from markdown.extensions import Extension
+from markdown.preprocessors import Preprocessor
 from pygments.formatters import HtmlFormatter
 from pygments.token import STANDARD_TYPES
+
+from ui.diff_html import diff_fields
 
 MAX_SOURCE_CHARS = 200_000
 PYGMENTS_CSS = Path(__file__).parent / "web" / "pygments.css"
@@ -38,6 +45,13 @@ ALLOWED_CLASSES: dict[str, set[str]] = {
 URL_SCHEMES = {"http", "https", "mailto"}
 # Fields the page never shows: the model's full reply (the context digest is shown).
 PAGE_OMITS: dict[str, tuple[str, ...]] = {"llm_call": ("reply",)}
+# Model text the page shows as Markdown, per event kind (each gets ``<field>_html``).
+MARKDOWN_FIELDS: dict[str, tuple[str, ...]] = {
+    "summary": ("final_summary",),
+    "judged": ("user_summary",),
+    "thought": ("next_round_strategy", "user_summary"),
+    "phase_finished": ("summary",),
+}
 
 
 class _EscapeRawHtml(Extension):
@@ -48,9 +62,37 @@ class _EscapeRawHtml(Extension):
         md.inlinePatterns.deregister("html")
 
 
+LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)]) +\S")
+
+
+class _ListAfterLine(Preprocessor):
+    """Start a list that follows a line of text without a blank line between (models write
+    "Done:\n- a\n- b"; Markdown as the page renders it elsewhere, GFM, sees a list there,
+    python-markdown would join it into the line). Runs after fenced code is stashed away."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        in_list = False
+        for line in lines:
+            if not line.strip():
+                in_list = False
+            elif LIST_ITEM.match(line):
+                if out and out[-1].strip() and not in_list:
+                    out.append("")
+                in_list = True
+            out.append(line)
+        return out
+
+
+class _ListsAfterLines(Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.preprocessors.register(_ListAfterLine(md), "list_after_line", 15)
+
+
 def _markdown() -> markdown.Markdown:
     return markdown.Markdown(
-        extensions=["fenced_code", "codehilite", "tables", "sane_lists", _EscapeRawHtml()],
+        extensions=["fenced_code", "codehilite", "tables", "sane_lists", "nl2br",
+                    _EscapeRawHtml(), _ListsAfterLines()],
         extension_configs={"codehilite": {"guess_lang": False, "css_class": "codehilite"}},
         output_format="html",
     )
@@ -76,16 +118,32 @@ def markdown_to_html(source: str) -> str:
     return sanitize(_markdown().convert(source))
 
 
+def _with_html(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with the HTML of its Markdown fields (and a judge's verdict comments, and a
+    file change's diffs) beside them."""
+    kind = data.get("kind", "")
+    for name in MARKDOWN_FIELDS.get(kind, ()):
+        if isinstance(data.get(name), str) and data[name]:
+            data[f"{name}_html"] = markdown_to_html(data[name])
+    if kind == "file_changed":
+        data.update(diff_fields(data))
+    if kind == "judged" and isinstance(data.get("verdicts"), list):
+        data["verdicts"] = [
+            {**v, "comment_html": markdown_to_html(v["comment"])}
+            if isinstance(v, dict) and isinstance(v.get("comment"), str) and v["comment"] else v
+            for v in data["verdicts"]]
+    return data
+
+
 async def page_message(event: dict[str, Any]) -> dict[str, Any]:
     """The event dict (``core.events.to_dict`` shape) as the page takes it.
 
-    Omitted fields are dropped; a summary gets ``final_summary_html`` rendered off the UI
+    Omitted fields are dropped; Markdown fields and diffs get their HTML rendered off the UI
     thread.
     """
     data = {k: v for k, v in event.items() if k not in PAGE_OMITS.get(event.get("kind", ""), ())}
-    if data.get("kind") == "summary":
-        data["final_summary_html"] = await asyncio.to_thread(
-            markdown_to_html, str(data.get("final_summary", "")))
+    if data.get("kind") in MARKDOWN_FIELDS or data.get("kind") == "file_changed":
+        data = await asyncio.to_thread(_with_html, data)
     return data
 
 

@@ -3,9 +3,11 @@
 One row per field, grouped by its ``group``; the widget follows the field's type and
 metadata (choices → combo box, bool → check box, int/float → spin box with low/high,
 secret → password line edit, file filter → line edit with a "Browse…" file picker, a list
-of MCP servers → ``McpServersEditor``). Invalid values are refused with the reason and the
-dialog stays open. "Test connection" makes one tiny model request without freezing the UI,
-then probes an OpenAI-compatible endpoint for how its stage calls can be forced.
+of MCP servers → ``McpServersEditor``, the model name → an editable combo box that
+``ui.connection_test`` fills). Invalid values are refused with the reason and the dialog stays
+open. "Test connection" asks an OpenAI-compatible endpoint for its models, makes one tiny
+model request without freezing the UI, then probes the endpoint for how its stage calls
+can be forced.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -41,6 +44,7 @@ from core.appdirs import models_dir
 from core.config import Settings
 from core.secrets import redact
 from core.tools import sandbox
+from ui.connection_test import ModelList, probe_line, stored_probe_line
 from ui.mcp_editor import McpServersEditor
 
 log = logging.getLogger(__name__)
@@ -65,6 +69,12 @@ def _widget_for(f: dataclasses.Field[Any], value: Any) -> FieldWidget:
         widget.setRange(int(low) if low is not None else -INT_LIMIT,
                         int(high) if high is not None else INT_LIMIT)
         widget.setValue(int(value))
+    elif meta["offers_models"]:
+        widget = QComboBox()
+        widget.setEditable(True)
+        widget.setCurrentText(str(value))
+        widget.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        widget.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
     elif isinstance(f.default, float):
         widget = QDoubleSpinBox()
         widget.setDecimals(2)
@@ -87,7 +97,7 @@ def _value_of(widget: FieldWidget) -> Any:
     if isinstance(widget, QCheckBox):
         return widget.isChecked()
     if isinstance(widget, QComboBox):
-        return widget.currentText()
+        return widget.currentText().strip() if widget.isEditable() else widget.currentText()
     if isinstance(widget, (QSpinBox, QDoubleSpinBox)):
         return widget.value()
     return widget.text().strip()
@@ -107,6 +117,7 @@ class SettingsDialog(QDialog):
         self.widgets: dict[str, FieldWidget] = {}
         self.key_store_labels: dict[str, QLabel] = {}
         self._test_task: asyncio.Task[None] | None = None
+        self.model_list: ModelList | None = None
 
         body = self._fields_body(settings)
         scroll = QScrollArea()
@@ -130,6 +141,9 @@ class SettingsDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
         self.test_label.setText(stored_probe_line(settings))
+        base_url = self.widgets["base_url"]
+        if self.model_list is not None and isinstance(base_url, QLineEdit):
+            base_url.textChanged.connect(self.model_list.forget)
 
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
@@ -163,6 +177,12 @@ class SettingsDialog(QDialog):
                 groups[group].addRow(label, self._with_picker(f, widget))
             else:
                 groups[group].addRow(label, widget)
+            if f.metadata["offers_models"] and isinstance(widget, QComboBox):
+                self.model_list = ModelList(widget, QLabel())
+                groups[group].addRow("", self.model_list.warning)
+            if f.metadata["offers_models"] and isinstance(widget, QComboBox):
+                self.model_list = ModelList(widget, QLabel())
+                groups[group].addRow("", self.model_list.warning)
             if f.metadata["secret"]:
                 stored = QLabel(f"Stored in: {secrets.describe_store(f.name)}")
                 stored.setWordWrap(True)
@@ -241,6 +261,9 @@ class SettingsDialog(QDialog):
         self._test_task = asyncio.get_running_loop().create_task(self._test(settings))
 
     async def _test(self, settings: Settings) -> None:
+        listing = ""
+        if settings.effective_provider() == "openai" and self.model_list is not None:
+            listing = "\n" + await self.model_list.fetch(settings)
         model = None
         try:
             from core.llm.factory import make_model
@@ -251,7 +274,7 @@ class SettingsDialog(QDialog):
                 timeout=settings.request_timeout_s)
             said = (reply.text or "").strip().replace("\n", " ")[:80]
             text = f"Connected to {model.provider} · {model.name}: replied “{said}”."
-            text += await asyncio.wait_for(_probe_line(settings),
+            text += await asyncio.wait_for(probe_line(settings),
                                            timeout=settings.request_timeout_s * 4)
         except TimeoutError:
             text = f"No reply within {settings.request_timeout_s:g} s."
@@ -263,7 +286,7 @@ class SettingsDialog(QDialog):
                     await model.aclose()
                 except Exception as exc:  # noqa: BLE001 (closing must not hide the result)
                     log.debug("closing the test model failed: %s", exc)
-        self.test_label.setText(redact(text))
+        self.test_label.setText(redact(text + listing))
         self.test_button.setEnabled(True)
 
     def done(self, result: int) -> None:
@@ -273,37 +296,3 @@ class SettingsDialog(QDialog):
             if isinstance(widget, McpServersEditor):
                 widget.cancel_test()
         super().done(result)
-
-
-async def _probe_line(settings: Settings) -> str:
-    """The probe's result for an OpenAI-compatible endpoint, as a second line ("" else)."""
-    if settings.effective_provider() != "openai":
-        return ""
-    from core.llm.base import ModelError
-    from core.llm.factory import make_model
-    from core.llm.probe import probe_stored
-
-    model = make_model(dataclasses.replace(settings, forcing="auto"))
-    try:
-        result = await probe_stored(model)
-    except ModelError as exc:
-        return f"\nThe probe failed: {exc.message}"
-    finally:
-        await model.aclose()
-    chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
-    return f"\nProbe: {result.describe()}{chosen}."
-
-
-def stored_probe_line(settings: Settings) -> str:
-    """What the last probe of the configured endpoint and model found ("" when there is none,
-    or the model is not an OpenAI-compatible endpoint)."""
-    if settings.effective_provider() != "openai":
-        return ""
-    from core.llm.probe import stored
-
-    result = stored(settings.base_url, settings.model)
-    if result is None:
-        return (f"{settings.model or 'This model'} at this endpoint has not been probed yet: "
-                "Test connection (or the first run) finds how its stage calls are forced.")
-    chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
-    return f"Last probe of this endpoint: {result.describe()}{chosen}."

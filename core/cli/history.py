@@ -70,7 +70,7 @@ def _export(store: Store, run_id: str, fmt: str) -> int:
 
 
 def _undo(run_id: str) -> int:
-    from core.tools.checkpoint import undo_run
+    from core.tools.undo import undo_run
 
     try:
         report = undo_run(run_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from core import events as ev
+from core.models.phase import describe_quality
 
 SANDBOX = {"sandboxed": "sandboxed", "sandboxed_network": "sandboxed, network on",
            "unsandboxed": "not sandboxed"}
@@ -49,8 +50,9 @@ def _finished(e: ev.TaskFinished) -> str:
 
 def _judged(e: ev.Judged) -> str:
     flag = " (degraded)" if e.degraded else ""
+    quality = describe_quality(e.quality_average, e.tasks_scored, e.tasks_total)
     return (f"  ⚖️  judge{flag}: completion {_pct(e.completion_rate)}, success "
-            f"{_pct(e.success_rate)}, quality {e.quality_average:.1f} → {e.next_action}"
+            f"{_pct(e.success_rate)}, quality {quality} → {e.next_action}"
             f"\n     {e.user_summary}")
 
 
@@ -87,7 +89,8 @@ def requirement_lines(requirements: list[dict], note: str = "") -> list[str]:
 def _summary(e: ev.Summary) -> str:
     lines = [f"\n📝 {outcome_words(e.outcome)} · Summary ({e.generated_by}) · phases "
              f"{e.phases_completed} · tasks {e.total_tasks_executed} · rounds {e.total_rounds}"
-             f" · quality {e.quality_assessment}", e.final_summary]
+             f" · quality {describe_quality(e.quality_average, e.tasks_scored)}"
+             + (f" ({e.quality_assessment})" if e.quality_assessment else ""), e.final_summary]
     lines += [f"  ★ {h}" for h in e.highlights]
     lines += requirement_lines(e.requirements, e.requirements_note)
     return "\n".join(lines)
@@ -97,6 +100,12 @@ def _run_finished(e: ev.RunFinished) -> str:
     return (f"■ {outcome_words(e.outcome)} ({e.status.replace('_', ' ')}) · {e.llm_calls} LLM "
             f"calls · {e.prompt_tokens} prompt + {e.completion_tokens} completion tokens · "
             f"{e.elapsed_s:.1f}s")
+
+
+def _file_changed(e: ev.FileChanged) -> str:
+    """One line per write: "+n −m path", and whether the file is new."""
+    what = {"created": " (new file)", "deleted": " (deleted)"}.get(e.change, "")
+    return f"    ✎ +{e.added} −{e.removed} {e.path}{what}"
 
 
 def _mcp_server(e: ev.McpServerStatus) -> str:
@@ -120,7 +129,7 @@ PRINTERS: dict[type, Callable] = {
     ev.Thought: _thought,
     ev.PhaseFinished: _phase_done,
     ev.ApprovalRequested: lambda e: f"  ⚠ approval needed for {e.action}: {' '.join(e.detail.split())[:300]}",
-    ev.FileChanged: lambda e: f"    ✎ {e.change} {e.path} ({e.bytes} bytes)",
+    ev.FileChanged: _file_changed,
     ev.ContextCompacted: lambda e: f"  ⇣ context compacted {e.before_tokens} → {e.after_tokens} tokens",
     ev.Notice: lambda e: f"  {'⚠' if e.level != 'info' else 'ℹ'} {e.message}",
     ev.McpServerStatus: _mcp_server,

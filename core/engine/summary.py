@@ -11,6 +11,7 @@ from core.engine.prompts import summarizer_instruction
 from core.engine.reports import PhaseRecord, degraded_reports
 from core.engine.stage_caller import StageCaller
 from core.engine.stages import SUMMARIZER, parse_summary
+from core.models.phase import quality_average, scored
 
 STATUS_LINES = {
     "completed": "all planned work was attempted",
@@ -43,6 +44,15 @@ class RunTally:
     @property
     def rounds(self) -> int:
         return sum(r.phase.rounds for r in self.records)
+
+    @property
+    def quality_average(self) -> float | None:
+        """The average quality of every task the judge scored (None when it scored none)."""
+        return quality_average([t for r in self.records for t in r.phase.tasks])
+
+    @property
+    def tasks_scored(self) -> int:
+        return scored([t for r in self.records for t in r.phase.tasks])
 
     def accounted(self, claimed: list[dict] | None = None) -> tuple[list[dict], str]:
         """The requirement checklist and, when it is empty, why."""
@@ -78,7 +88,8 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
                    total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,
                    highlights=list(reply.highlights),
                    quality_assessment=reply.quality_assessment, generated_by="model",
-                   status=tally.status, requirements=requirements, requirements_note=note)
+                   status=tally.status, requirements=requirements, requirements_note=note,
+                   quality_average=tally.quality_average, tasks_scored=tally.tasks_scored)
 
 
 def fallback_summary(tally: RunTally, why: str = "") -> Summary:
@@ -112,4 +123,5 @@ def fallback_summary(tally: RunTally, why: str = "") -> Summary:
                    total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,
                    highlights=highlights[:6], quality_assessment=quality,
                    generated_by="fallback", status=tally.status, requirements=requirements,
-                   requirements_note=note)
+                   requirements_note=note, quality_average=tally.quality_average,
+                   tasks_scored=tally.tasks_scored)

@@ -52,3 +52,17 @@ def make_thinking_model(settings: Settings) -> ChatModel | None:
                        (settings.api_key if same_endpoint else ""),
                        timeout_s=settings.request_timeout_s, max_retries=settings.max_retries,
                        forcing=None if settings.forcing == "auto" else settings.forcing)
+
+
+async def endpoint_models(settings: Settings) -> list[str]:
+    """The models the configured OpenAI-compatible endpoint lists (``GET /v1/models``);
+    raises ``ModelError`` when it lists none (no such route, an error, not a list)."""
+    from core.llm.openai_client import OpenAIModel
+
+    model = OpenAIModel(base_url=settings.base_url, model=settings.model,
+                        api_key=settings.api_key, timeout_s=settings.request_timeout_s,
+                        max_retries=0)
+    try:
+        return await model.list_models()
+    finally:
+        await model.aclose()

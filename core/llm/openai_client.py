@@ -232,6 +232,18 @@ class OpenAIModel:
         kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
         return True
 
+    async def list_models(self) -> list[str]:
+        """The names of the models the endpoint lists (``GET /models``), sorted; raises
+        ``ModelError`` when it does not answer with a list."""
+        try:
+            names = [model.id async for model in self._client.models.list()]
+        except openai.OpenAIError as exc:
+            raise translate_error(exc, self._base_url) from None
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise ModelError(redact(f"the endpoint's model list could not be read: {exc}"),
+                             status=None) from None
+        return sorted({name for name in names if isinstance(name, str) and name})
+
     async def aclose(self) -> None:
         await self._client.close()
 

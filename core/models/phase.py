@@ -50,10 +50,10 @@ class Phase:
         return success_rate(self.tasks)
 
     @property
-    def quality_average(self) -> float:
+    def quality_average(self) -> float | None:
         return quality_average(self.tasks)
 
-    def metrics(self) -> dict[str, float]:
+    def metrics(self) -> dict[str, float | None]:
         return {"completion_rate": self.completion_rate, "success_rate": self.success_rate,
                 "quality_average": self.quality_average}
 
@@ -73,8 +73,27 @@ def success_rate(tasks: list[Task]) -> float:
     return round(sum(t.status == "done" for t in executed) / len(executed), 3)
 
 
-def quality_average(tasks: list[Task]) -> float:
+def scored(tasks: list[Task]) -> int:
+    """How many of the tasks the judge gave a quality score."""
+    return sum(t.quality_score is not None for t in tasks)
+
+
+def quality_average(tasks: list[Task]) -> float | None:
+    """The average quality of the tasks the judge scored; None when it scored none (a task
+    it did not score has no quality, not a default one)."""
     scores = [t.quality_score for t in tasks if t.quality_score is not None]
     if not scores:
-        return 0.0
+        return None
     return round(sum(scores) / len(scores), 2)
+
+
+def describe_quality(average: float | None, scored_count: int | None,
+                     total: int | None = None) -> str:
+    """The average quality for a person: "7.5 avg · 2 of 3 scored", "none scored", or the bare
+    average of a run recorded before scores were counted (``scored_count`` None)."""
+    if scored_count is None:
+        return f"{average or 0.0:.1f}/10"
+    if not scored_count or average is None:
+        return "none scored"
+    of = f" of {total}" if total is not None else ""
+    return f"{average:.1f} avg · {scored_count}{of} scored"

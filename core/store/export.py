@@ -15,6 +15,8 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from core import secrets
+from core.models.phase import describe_quality
+from core.store.changes import markdown_lines, net_changes
 from core.store.history import RunInfo, Store, public_settings
 
 FORMAT = "phasedesk-run/1"
@@ -180,9 +182,7 @@ def export_markdown(store: Store, run_id: str) -> str:
     for phase in report.phases.values():
         lines += _phase_lines(phase)
     if report.files:
-        lines += ["", "## Files changed", ""]
-        lines += [f"- `{_line(f['path'])}` {f['change']} ({f['bytes']} bytes)"
-                  for f in report.files]
+        lines += [""] + markdown_lines(net_changes(report.files))
     if report.notices:
         lines += ["", "## Notices", ""]
         lines += [f"- {n['level']}" + (f" ({n['stage']})" if n["stage"] else "")
@@ -221,17 +221,19 @@ def _phase_lines(phase: _Phase) -> list[str]:
 
 def _judge_lines(judged: dict[str, Any]) -> list[str]:
     problem = f" (problem: {judged['problem_level']})" if judged["problem_level"] else ""
+    quality = describe_quality(judged["quality_average"], judged.get("tasks_scored"),
+                               judged.get("tasks_total"))
     lines = [f"**Judge:** completion {judged['completion_rate']:.0%}, success "
-             f"{judged['success_rate']:.0%}, quality {judged['quality_average']:.1f}/10 → "
+             f"{judged['success_rate']:.0%}, quality {quality} → "
              f"`{judged['next_action']}`{problem}", ""]
     if judged["user_summary"]:
         lines += [f"> {_line(judged['user_summary'])}", ""]
     for verdict in judged["verdicts"]:
-        quality = verdict.get("quality_score", verdict.get("quality"))
+        score = verdict.get("quality_score", verdict.get("quality"))
         reason = next((verdict[k] for k in ("reason", "comment", "feedback", "issue")
                        if verdict.get(k)), "")
         lines.append(f"- Task {verdict.get('task_id', '?')}: {verdict.get('status', '?')}"
-                     + (f", quality {quality}" if quality is not None else "")
+                     + (f", quality {score}" if score is not None else ", not scored")
                      + (f" — {_line(str(reason))}" if reason else ""))
     return lines + ([""] if judged["verdicts"] else [])
 
@@ -244,6 +246,9 @@ def _summary_lines(summary: dict[str, Any] | None, status: str) -> list[str]:
                                 str(summary.get("requirements_note") or ""))
     if summary["highlights"]:
         lines += ["**Highlights**", ""] + [f"- {_line(h)}" for h in summary["highlights"]] + [""]
+    if summary.get("tasks_scored"):
+        lines += [f"**Average quality:** "
+                  f"{describe_quality(summary['quality_average'], summary['tasks_scored'])}", ""]
     if summary["quality_assessment"]:
         lines += [f"**Quality:** {_line(summary['quality_assessment'])}", ""]
     author = "the model" if summary["generated_by"] == "model" else "PhaseDesk (fallback)"

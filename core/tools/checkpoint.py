@@ -3,13 +3,15 @@
 Layout under ``data_dir()/checkpoints/<run_id>/``::
 
     manifest.json   {"workspace", "files": {rel: {"original", "written", "mode"}},
-                     "created_dirs", "undone"}
+                     "created_dirs", "undone", "undone_files"}
     blobs/<sha256>  original bytes of files the run changed (deduplicated)
 
 ``original`` is the SHA-256 of the bytes before the run's first write, or null when the
 file did not exist; ``written`` is the SHA-256 of what the run last wrote. ``undo_run``
 puts every file back byte for byte, or changes nothing and names the first file whose
-content no longer matches what the run wrote.
+content no longer matches what the run wrote. ``undo_file`` does the same for one file and
+moves it from ``files`` to ``undone_files``, so the run's undo leaves it alone; when the
+last file is undone that way the run counts as undone.
 """
 
 from __future__ import annotations
@@ -106,6 +108,7 @@ class Checkpoint:
         manifest = self.folder / "manifest.json"
         if manifest.exists():
             self._data = json.loads(manifest.read_text(encoding="utf-8"))
+        self._data.setdefault("undone_files", [])
 
     @classmethod
     def of(cls, run: RunState) -> Checkpoint:
@@ -141,6 +144,72 @@ class Checkpoint:
         with self._lock:
             return {rel: dict(entry) for rel, entry in self._data["files"].items()}
 
+    def wrote(self, rel: str) -> bool:
+        """Whether the run wrote ``rel`` before (its original is recorded)."""
+        with self._lock:
+            return rel in self._data["files"]
+
+    def original_path(self, rel: str) -> Path | None:
+        """Where the bytes ``rel`` had before the run are kept; None when the run created it
+        (or never wrote it)."""
+        with self._lock:
+            entry = self._data["files"].get(rel)
+            if entry is None or entry["original"] is None:
+                return None
+            return self.folder / "blobs" / str(entry["original"])
+
+    def undo_file(self, rel: str) -> UndoReport:
+        """Put one file back as it was before the run; the others keep their changes."""
+        with self._lock:
+            return self._undo_file(rel)
+
+    def _undo_file(self, rel: str) -> UndoReport:
+        run_id = self.run_id
+        entry = self._data["files"].get(rel)
+        if self._data["undone"] or rel in self._data["undone_files"]:
+            return UndoReport(run_id, False, f"{rel} was already undone")
+        if entry is None:
+            return UndoReport(run_id, False, f"run {run_id} did not change {rel}")
+        target, problem = self._check(Path(self._data["workspace"]), rel, entry)
+        if target is None:
+            return UndoReport(run_id, False, f"cannot undo {rel}: {problem}; nothing was "
+                                             "changed")
+        report = UndoReport(run_id, True, "")
+        try:
+            self._restore(target, entry, report)
+        except OSError as exc:
+            return UndoReport(run_id, False, f"cannot undo {rel}: {exc}")
+        del self._data["files"][rel]
+        self._data["undone_files"].append(rel)
+        self._data["undone"] = not self._data["files"]
+        if entry["original"] is None:
+            self._remove_created_dirs(Path(self._data["workspace"]))
+        self._save()
+        report.message = (f"deleted {rel}, which the run created" if report.deleted
+                          else f"restored {rel} as it was before the run")
+        return report
+
+    def _check(self, workspace: Path, rel: str, entry: dict[str, Any]
+               ) -> tuple[paths.Resolved | None, str]:
+        """The file to restore, or None and why it cannot be: it changed since the run wrote
+        it, or its saved original is missing or damaged."""
+        try:
+            target = paths.resolve(workspace, rel)
+        except ToolError as exc:
+            return None, f"{rel}: {exc}"
+        current = file_sha256(target.real) if target.is_file else None
+        expected = entry["written"] if entry["written"] is not None else entry["original"]
+        if target.is_dir or current != expected:
+            what = ("was replaced by a folder" if target.is_dir
+                    else "was deleted" if current is None else "changed")
+            return None, (f"{rel} {what} since the run wrote it (its content no longer "
+                          "matches what the run wrote)")
+        blob = self.folder / "blobs" / str(entry["original"])
+        if entry["original"] is not None and (
+                not blob.exists() or file_sha256(blob) != entry["original"]):
+            return None, f"the saved original of {rel} is missing or damaged"
+        return target, ""
+
     def undo(self) -> UndoReport:
         with self._lock:
             return self._undo()
@@ -155,21 +224,9 @@ class Checkpoint:
         workspace = Path(self._data["workspace"])
         plan: list[tuple[paths.Resolved, dict[str, Any]]] = []
         for rel, entry in sorted(entries.items()):
-            try:
-                target = paths.resolve(workspace, rel)
-            except ToolError as exc:
-                return self._refuse(f"{rel}: {exc}")
-            current = file_sha256(target.real) if target.is_file else None
-            expected = entry["written"] if entry["written"] is not None else entry["original"]
-            if target.is_dir or current != expected:
-                what = ("was replaced by a folder" if target.is_dir
-                        else "was deleted" if current is None else "changed")
-                return self._refuse(f"{rel} {what} since the run wrote it (its content no "
-                                    "longer matches what the run wrote)")
-            blob = self.folder / "blobs" / str(entry["original"])
-            if entry["original"] is not None and (
-                    not blob.exists() or file_sha256(blob) != entry["original"]):
-                return self._refuse(f"the saved original of {rel} is missing or damaged")
+            target, problem = self._check(workspace, rel, entry)
+            if target is None:
+                return self._refuse(problem)
             plan.append((target, entry))
         report = UndoReport(run_id, True, "")
         for target, entry in plan:
@@ -261,17 +318,3 @@ def sweep_interrupted(run_id: str) -> list[str]:
                     os.unlink(entry.path)
                     removed.append(os.path.relpath(entry.path, target.root).replace(os.sep, "/"))
     return removed
-
-
-def undo_run(run_id: str) -> UndoReport:
-    """Undo every file change of run ``run_id``; all or nothing."""
-    try:
-        folder = checkpoint_dir(run_id)
-    except ValueError as exc:
-        return UndoReport(run_id, False, str(exc))
-    if not (folder / "manifest.json").exists():
-        return UndoReport(run_id, False, f"no file changes were recorded for run {run_id}")
-    try:
-        return Checkpoint(run_id).undo()
-    except (OSError, ValueError) as exc:
-        return UndoReport(run_id, False, f"cannot undo run {run_id}: {exc}")

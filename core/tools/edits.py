@@ -2,17 +2,18 @@
 
 Both ask ``ctx.approve("write", ...)`` first, record the file's original state in the run's
 checkpoint, replace the file atomically (temp file + rename in the same folder) and emit a
-``FileChanged`` event. The checkpoint, the write and the record of what was written happen
-together in one worker thread, so a cancelled task never leaves the checkpoint behind.
-Python that does not parse is refused (unless the file did not parse before either), and
-the result ends with the facts of the write (``code_checks``): it parses, definitions it
-lost, content it shrank to.
+``FileChanged`` event with the write's diff (and, when the run wrote the file before, the
+whole run's diff of it; ``core.tools.diffs`` bounds both). The checkpoint, the write and the
+record of what was written happen together in one worker thread, so a cancelled task never
+leaves the checkpoint behind.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Annotated, Iterable, Literal
 
@@ -20,8 +21,10 @@ from core.events import FileChanged
 from core.tools import paths
 from core.tools.base import DENIED, ToolContext, ToolError
 from core.tools.checkpoint import Checkpoint, atomic_write
-from core.tools.code_checks import parse_refusal, write_facts
+from core.tools.diffs import Diff, Side, bounded, file_diff, read_side
 from core.tools.registry import Limit, PathArg, tool
+
+log = logging.getLogger(__name__)
 
 EDIT_CAP = 10 * 1024 * 1024
 SHOWN_WHOLE_LINES = 40  # a failed edit of a file this short shows the whole file
@@ -29,6 +32,16 @@ SHOWN_CHARS = 3_000
 SCAN_LINES = 5_000  # lines of a long file compared with old_text, each cut to 200 characters
 NEAR_RATIO = 0.5
 Change = Literal["created", "modified"]
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What a write did: the kind of change, this write's diff, and the run's diff of the
+    file when the run wrote it before (None: ``diff`` is the run's too)."""
+
+    change: Change
+    diff: Diff
+    run_diff: Diff | None
 
 
 @tool(writes="path")
@@ -211,28 +224,47 @@ async def _commit(ctx: ToolContext, target: paths.Resolved, data: bytes,
         raise ToolError(DENIED)
     checkpoint = Checkpoint.of(ctx.run)
     try:
-        change = await asyncio.to_thread(_write, checkpoint, target, data, expected)
+        written = await asyncio.to_thread(_write, checkpoint, target, data, expected)
     except OSError as exc:  # a full disk, a read-only folder: a failed task, not a crash
         raise ToolError(f"could not write {target.rel}: {exc.strerror or exc}") from None
     ctx.run.read_paths.add(target.rel)
-    ctx.emit(FileChanged(path=target.rel, change=change, bytes=len(data), task_id=ctx.task_id))
-    return change
+    run = written.run_diff
+    ctx.emit(FileChanged(path=target.rel, change=written.change, bytes=len(data),
+                         task_id=ctx.task_id, phase_id=ctx.phase_id, added=written.diff.added,
+                         removed=written.diff.removed, diff=written.diff.text,
+                         run_added=run.added if run else 0,
+                         run_removed=run.removed if run else 0,
+                         run_diff=run.text if run else ""))
+    return written.change
 
 
 def _write(checkpoint: Checkpoint, target: paths.Resolved, data: bytes,
-           expected: bytes | None) -> Change:
+           expected: bytes | None) -> _Written:
+    """Write under the checkpoint's lock, then work out the diffs (a diff that cannot be
+    made is logged and left empty: the write itself succeeded)."""
     with checkpoint.writing:
-        return _write_recorded(checkpoint, target, data, expected)
+        again = checkpoint.wrote(target.rel)
+        change, before = _write_recorded(checkpoint, target, data, expected)
+        original = read_side(checkpoint.original_path(target.rel)) if again else None
+    try:
+        diff = file_diff(target.rel, before, data)
+        return _Written(change, diff, file_diff(target.rel, original, data) if again else None)
+    except (OSError, ValueError) as exc:
+        log.warning("no diff of %s: %s", target.rel, exc)
+        return _Written(change, Diff(0, 0, ""), None)
 
 
 def _write_recorded(checkpoint: Checkpoint, target: paths.Resolved, data: bytes,
-                    expected: bytes | None) -> Change:
+                    expected: bytes | None) -> tuple[Change, Side]:
+    """Record, write, record; returns the kind of change and the file's content before."""
     fresh = paths.resolve(target.root, target.rel)
     if fresh.real != target.real or fresh.is_dir:
         raise ToolError(f"{target.rel} changed kind while being written; nothing was written")
     if expected is not None and (not fresh.exists or fresh.real.read_bytes() != expected):
         raise ToolError(f"{target.rel} changed while waiting for approval; nothing was "
                         "written; read it again and redo the edit")
+    before = bounded(expected) if expected is not None else read_side(
+        fresh.real if fresh.exists else None)
     created = _missing_parents(fresh)
     checkpoint.before_write(fresh)
     os.makedirs(fresh.real.parent, exist_ok=True)
@@ -241,7 +273,7 @@ def _write_recorded(checkpoint: Checkpoint, target: paths.Resolved, data: bytes,
     mode = fresh.real.stat().st_mode & 0o7777 if fresh.exists else None
     atomic_write(fresh.real, data, mode)
     checkpoint.after_write(fresh, data)
-    return "modified" if fresh.exists else "created"
+    return ("modified" if fresh.exists else "created"), before
 
 
 def _missing_parents(target: paths.Resolved) -> list[str]:

@@ -62,9 +62,10 @@ def test_two_phase_run_renders_cards_judges_and_one_summary(
                               "s.borderLeftWidth, s.borderTopLeftRadius, s.lineHeight]; })()")
     assert style[:3] == ["rgb(102, 126, 234)", "4px", "8px"]
     final = engine.of("summary")[0]
+    assert (final.quality_average, final.tasks_scored) == (2.0, 1)  # the failed read only
     assert texts(qtbot, window, ".summarizer-stats .stat-value") == [
         str(final.phases_completed), str(final.total_tasks_executed), str(final.total_rounds),
-        final.quality_assessment]
+        "2.0 (1 task scored)", final.quality_assessment]
     assert texts(qtbot, window, ".summarizer-highlights li") == final.highlights
     done = engine.of("run_finished")[0]
     footer = texts(qtbot, window, ".run-footer .chip-value")

@@ -28,6 +28,7 @@ from tests.support.fake_openai import FakeOpenAI
 from ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.gui
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 
 def save(dialog: SettingsDialog) -> None:
@@ -127,7 +128,7 @@ def test_test_connection_talks_to_an_openai_compatible_server(
     with FakeOpenAI([{"text": "pong"}]) as server:
         dialog.widgets["provider"].setCurrentText("openai")
         dialog.widgets["base_url"].setText(server.base_url)
-        dialog.widgets["model"].setText("tiny-test-model")
+        dialog.widgets["model"].setCurrentText("tiny-test-model")
         dialog.widgets["api_key"].setText("sk-connection-test-999")
         dialog.test_button.click()
         qtbot.waitUntil(lambda: "replied" in dialog.test_label.text()
@@ -135,7 +136,12 @@ def test_test_connection_talks_to_an_openai_compatible_server(
         qtbot.waitUntil(dialog.test_button.isEnabled, timeout=10000)
         assert dialog.test_label.text() == (
             "Connected to openai · tiny-test-model: replied “pong”.\n"
-            "Probe: stage calls use 'named' (named ✓).")
+            "Probe: stage calls use 'named' (named ✓).\n"
+            "Models: this server does not list its models (no /models route); type the "
+            "model's name.")
+        assert server.gets == ["/v1/models"]
+        assert dialog.widgets["model"].count() == 0  # nothing listed: the field stays free text
+        assert dialog.values()["model"] == "tiny-test-model"
     stored = json.loads((appdirs.app_home()[1] / "endpoint_probes.json").read_text())
     assert stored[f"{server.base_url} tiny-test-model"]["chosen"] == "named"
     assert dialog.test_button.isEnabled()
@@ -219,4 +225,61 @@ def test_the_dialog_shows_the_stored_probe_of_the_configured_endpoint(
     config.save(config.from_mapping({"model": "never-probed"}, config.load()[0]))
     dialog = make_window().open_settings()
     assert "has not been probed yet" in dialog.test_label.text()
+    dialog.reject()
+
+
+def test_test_connection_offers_the_listed_models_and_warns_of_an_unlisted_name(
+        qtbot: QtBot, make_window: WindowMaker) -> None:
+    window = make_window()
+    dialog = window.open_settings()
+    field = dialog.widgets["model"]
+    assert isinstance(field, QComboBox) and field.isEditable() and field.count() == 0
+    warning = dialog.model_list.warning
+    with FakeOpenAI([{"text": "pong"}], models=["qwen2.5-coder-7b", "llama-3.1-8b"]) as server:
+        dialog.widgets["provider"].setCurrentText("openai")
+        dialog.widgets["base_url"].setText(server.base_url)
+        field.setCurrentText("gpt-4o-mini")
+        dialog.test_button.click()
+        qtbot.waitUntil(lambda: "Models:" in dialog.test_label.text(), timeout=10000)
+        qtbot.waitUntil(dialog.test_button.isEnabled, timeout=10000)
+    assert dialog.test_label.text().endswith(
+        "Models: the server lists 2 (llama-3.1-8b, qwen2.5-coder-7b); pick one in the Model "
+        "field.")
+    assert [field.itemText(i) for i in range(field.count())] == ["llama-3.1-8b",
+                                                                 "qwen2.5-coder-7b"]
+    assert field.currentText() == "gpt-4o-mini"
+    assert not warning.isHidden()
+    assert warning.text() == ("⚠ The server does not list “gpt-4o-mini”. It is kept as typed; "
+                              "the server may still refuse it.")
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert dialog.grab().save(str(ARTIFACTS / "settings-model-list.png"))
+    field.setCurrentIndex(1)
+    assert field.currentText() == "qwen2.5-coder-7b" and warning.isHidden()
+    field.setCurrentText("my-alias")
+    assert not warning.isHidden()
+    save(dialog)  # a warning, not a refusal
+    assert not dialog.isVisible() and window.settings.model == "my-alias"
+    assert json.loads(appdirs.config_path().read_text())["model"] == "my-alias"
+
+    again = window.open_settings()
+    assert again.widgets["model"].currentText() == "my-alias"
+    assert again.model_list.warning.isHidden()  # nothing listed yet in this dialog
+    again.reject()
+
+
+def test_a_listed_model_list_is_forgotten_when_the_endpoint_changes(
+        qtbot: QtBot, make_window: WindowMaker) -> None:
+    dialog = make_window().open_settings()
+    field = dialog.widgets["model"]
+    with FakeOpenAI([{"text": "pong"}], models=["only-model"]) as server:
+        dialog.widgets["provider"].setCurrentText("openai")
+        dialog.widgets["base_url"].setText(server.base_url)
+        field.setCurrentText("other")
+        dialog.test_button.click()
+        qtbot.waitUntil(dialog.test_button.isEnabled, timeout=10000)
+        qtbot.waitUntil(lambda: "Models:" in dialog.test_label.text(), timeout=10000)
+    assert field.count() == 1 and not dialog.model_list.warning.isHidden()
+    dialog.widgets["base_url"].setText(server.base_url + "/other")
+    assert field.count() == 0 and field.currentText() == "other"
+    assert dialog.model_list.warning.isHidden()
     dialog.reject()

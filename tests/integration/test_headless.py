@@ -41,6 +41,8 @@ def test_recorded_three_phase_scenario_prints_progress_and_exits_0(tmp_path: Pat
     assert out.count("⚖️  judge") == 4 and "📝 ✓ succeeded · Summary (model)" in out
     assert "■ ✓ succeeded (completed) · 11 LLM calls" in out
     assert "    ✓ do it well [done] — phase 1:" in out
+    assert [line.strip() for line in out.splitlines() if "✎" in line] == [
+        "✎ +1 −1 config.py", "✎ +1 −1 config.py", "✎ +1 −1 README.md"]
     assert (ws / "config.py").read_text() == "PORT = 8080\nDEBUG = False\n"
     listed = headless(isolated_home, "--list-runs")
     assert listed.returncode == 0

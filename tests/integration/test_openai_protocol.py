@@ -122,3 +122,27 @@ def test_rounds_planned_by_the_judge_keep_the_protocol_exact(tmp_path: Path) -> 
     # the second phase's judge sees the handed-over round as executed tool calls
     calls = [c["function"]["name"] for m in bodies[3]["messages"] for c in m.get("tool_calls", [])]
     assert calls == ["write_file"]
+
+
+def test_the_endpoints_model_list_through_the_real_client() -> None:
+    from core.config import from_mapping
+    from core.llm.base import ModelError
+    from core.llm.factory import endpoint_models
+    from tests.support.fake_openai import refused_url
+
+    def listed(base_url: str) -> list[str] | ModelError:
+        values = from_mapping({"provider": "openai", "base_url": base_url,
+                               "api_key": "sk-list-1", "request_timeout_s": 5})
+        try:
+            return asyncio.run(endpoint_models(values))
+        except ModelError as exc:
+            return exc
+
+    with FakeOpenAI(models=["b-model", "a-model", "b-model"]) as server:
+        assert listed(server.base_url) == ["a-model", "b-model"]
+    assert server.gets == ["/v1/models"] and server.requests == []
+    with FakeOpenAI() as bare:
+        missing = listed(bare.base_url)
+    assert isinstance(missing, ModelError) and missing.status == 404
+    refused = listed(refused_url())
+    assert isinstance(refused, ModelError) and refused.unreachable

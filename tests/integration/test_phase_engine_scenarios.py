@@ -50,7 +50,8 @@ def test_one_phase_simple_task_edits_the_file(ws: Path) -> None:
     assert [p["goal"] for p in of(events, "phases_planned")[0].phases] == ["Set the port to 8080"]
     assert of(events, "thought") == []  # an unambiguous verdict skips Think under "auto"
     judged = of(events, "judged")[0]
-    assert (judged.completion_rate, judged.success_rate, judged.quality_average) == (1.0, 1.0, 9.0)
+    assert (judged.completion_rate, judged.success_rate) == (1.0, 1.0)
+    assert (judged.quality_average, judged.tasks_scored, judged.tasks_total) == (None, 0, 2)
     assert [e.path for e in of(events, "file_changed")] == ["config.py"]
     assert model.remaining == 0
 

@@ -8,6 +8,8 @@ requests of a stage; a reply may also carry ``{"fault": NAME}`` itself. Every re
 recorded with its stage, the fault it got and when it arrived. A hang never outlasts
 ``hang_s`` nor the server, and the server shuts itself down after ``lifetime_s``.
 ``on_request(stage, number)`` runs before each reply (to change the world mid-run).
+``GET /v1/models`` lists ``models`` (answered 404, as a server without the route, when it
+is None); the paths of GET requests are kept in ``gets``.
 A request that asks to stream (``"stream": true``) gets its reply as server-sent events,
 paced by the reply's ``"stream": {"piece": chars, "delay_s": seconds}``; with
 ``streams=False`` the server answers such requests whole, as endpoints that cannot stream do;
@@ -79,8 +81,11 @@ class FakeOpenAI:
                  inject: list[Inject] | tuple[Inject, ...] = (), hang_s: float = 5.0,
                  retry_after: float = 1, lifetime_s: float = 120.0,
                  on_request: Callable[[str, int], None] | None = None,
-                 streams: bool = True, stream_usage: bool = True) -> None:
+                 streams: bool = True, stream_usage: bool = True,
+                 models: list[str] | None = None) -> None:
         self.replies = list(replies or [])
+        self.models = models
+        self.gets: list[str] = []
         self.stages = {name: list(queue) for name, queue in (stages or {}).items()}
         self.inject = list(inject)
         self.requests: list[dict[str, Any]] = []
@@ -110,6 +115,17 @@ class FakeOpenAI:
                 usage = server.stream_usage and bool(
                     (body.get("stream_options") or {}).get("include_usage"))
                 server.respond(self, reply, number, stream=(usage,) if streamed else ())
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server naming)
+                server.gets.append(self.path)
+                if server.models is None or self.path.rstrip("/") != "/v1/models":
+                    _send(self, 404, json.dumps({"error": {"message": "Not found"}}).encode(),
+                          {"Content-Type": "application/json"})
+                    return
+                listed = [{"id": name, "object": "model", "created": 0, "owned_by": "fake"}
+                          for name in server.models]
+                _send(self, 200, json.dumps({"object": "list", "data": listed}).encode(),
+                      {"Content-Type": "application/json"})
 
         self._server = _QuietServer(("127.0.0.1", 0), Handler)
         self._address = self._server.server_address[:2]

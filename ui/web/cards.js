@@ -177,6 +177,11 @@
     phase.refresh();
   };
 
+  /** The latest card of task ``taskId`` in phase ``phaseId`` (null when there is none). */
+  PD.taskCard = function (run, phaseId, taskId) {
+    return run.latestTask.get(PD.num(phaseId) + ":" + PD.num(taskId)) || null;
+  };
+
   PD.taskTitle = function (run, phaseId, taskId) {
     const card = run.latestTask.get(PD.num(phaseId) + ":" + PD.num(taskId));
     return card ? card.el.querySelector(".task-title").textContent : "";

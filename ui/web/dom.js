@@ -71,6 +71,32 @@ window.PD = window.PD || {};
     return chip;
   };
 
+  /** Nodes of HTML rendered and sanitised in Python (Markdown, diffs), cleaned once more here:
+      no scripts, styles, frames, forms or images, no event handlers, no unsafe links. */
+  PD.html = function (html) {
+    const doc = new DOMParser().parseFromString("<body>" + PD.str(html) + "</body>", "text/html");
+    for (const bad of doc.body.querySelectorAll("script, style, iframe, object, embed, link, form, img")) {
+      bad.remove();
+    }
+    for (const node of doc.body.querySelectorAll("*")) {
+      for (const attr of Array.from(node.attributes)) {
+        const unsafeLink = attr.name === "href" && !/^(https?:|mailto:)/i.test(attr.value.trim());
+        if (attr.name.startsWith("on") || attr.name === "style" || unsafeLink) node.removeAttribute(attr.name);
+      }
+    }
+    const fragment = document.createDocumentFragment();
+    for (const node of Array.from(doc.body.childNodes)) fragment.appendChild(document.adoptNode(node));
+    return fragment;
+  };
+
+  /** A block of model text: its Markdown HTML when Python sent one, else the plain text. */
+  PD.markdown = function (tag, cls, text, html) {
+    const node = PD.el(tag, cls + (typeof html === "string" ? " md" : ""));
+    if (typeof html === "string") node.appendChild(PD.html(html));
+    else node.textContent = PD.str(text);
+    return node;
+  };
+
   /** Pretty JSON of untrusted arguments, as text. */
   PD.json = function (value) {
     try {

@@ -15,6 +15,23 @@
     return PD.add(cell, PD.el("div", "metric-value", value), PD.el("div", "metric-label", label));
   }
 
+  /** Average quality over the tasks the judge scored, and how many it scored; a round with
+      none scored has no average. Runs recorded before scores were counted show the bare number. */
+  function qualityMetric(ev) {
+    if (ev.tasks_scored === undefined || ev.tasks_scored === null) {
+      return metric("Avg quality", PD.num(ev.quality_average).toFixed(1));
+    }
+    const scored = PD.num(ev.tasks_scored);
+    const total = PD.num(ev.tasks_total);
+    if (!scored || ev.quality_average === null) {
+      const cell = metric("Avg quality · none scored", "—");
+      cell.classList.add("unscored");
+      return cell;
+    }
+    return metric("Avg quality · " + scored + " of " + total + " scored",
+      PD.num(ev.quality_average).toFixed(1));
+  }
+
   function verdictItem(run, phaseId, verdict) {
     const status = PD.str(verdict.status) || "done";
     const item = PD.el("li", "verdict verdict-" + (VERDICT_ICONS[status] ? status : "other"));
@@ -24,12 +41,15 @@
     PD.add(head, PD.el("span", "verdict-icon", VERDICT_ICONS[status] || "•"),
       PD.el("span", "verdict-task", "Task " + taskId + (title ? " · " + title : "")));
     const quality = verdict.quality !== undefined ? verdict.quality : verdict.quality_score;
-    if (quality !== undefined && quality !== null) {
+    if (quality === null && verdict.quality === null) {
+      PD.add(head, PD.el("span", "verdict-quality unscored", "not scored"));
+    } else if (quality !== undefined && quality !== null) {
       PD.add(head, PD.el("span", "verdict-quality", "quality " + PD.num(quality).toFixed(1) + "/10"));
     }
     PD.add(item, head);
     const comment = PD.str(verdict.comment) || PD.str(verdict.reason) || PD.str(verdict.summary);
-    if (comment) PD.add(item, PD.el("div", "verdict-comment", comment));
+    const html = PD.str(verdict.comment) ? verdict.comment_html : undefined;
+    if (comment) PD.add(item, PD.markdown("div", "verdict-comment", comment, html));
     return item;
   }
 
@@ -46,7 +66,7 @@
     const metrics = PD.el("div", "judge-metrics");
     PD.add(metrics, metric("Completion", PD.pct(ev.completion_rate)),
       metric("Success", PD.pct(ev.success_rate)),
-      metric("Avg quality", PD.num(ev.quality_average).toFixed(1)));
+      qualityMetric(ev));
     PD.add(card, head, metrics);
     const verdicts = PD.arr(ev.verdicts).filter((v) => v && typeof v === "object");
     if (verdicts.length) {
@@ -54,7 +74,9 @@
       for (const v of verdicts) PD.add(list, verdictItem(run, ev.phase_id, v));
       PD.add(card, list);
     }
-    if (PD.str(ev.user_summary)) PD.add(card, PD.el("div", "judge-summary", PD.str(ev.user_summary)));
+    if (PD.str(ev.user_summary)) {
+      PD.add(card, PD.markdown("div", "judge-summary", ev.user_summary, ev.user_summary_html));
+    }
     const decision = PD.el("div", "judge-decision");
     const action = PD.str(ev.next_action);
     PD.add(decision, PD.el("span", "decision-label", "Decision"),
@@ -79,8 +101,8 @@
     else if (ev.continue_phase === true) verdict = "another round";
     PD.add(line, PD.el("span", "think-icon", "💭"), PD.el("span", "think-label", "Think"),
       PD.el("span", "think-verdict", verdict));
-    const text = PD.str(ev.next_round_strategy) || PD.str(ev.user_summary);
-    if (text) PD.add(line, PD.el("span", "think-text", text));
+    const field = PD.str(ev.next_round_strategy) ? "next_round_strategy" : "user_summary";
+    if (PD.str(ev[field])) PD.add(line, PD.markdown("div", "think-text", ev[field], ev[field + "_html"]));
     PD.add(PD.sink(run), line);
   };
 })(window.PD);

@@ -1,4 +1,4 @@
-/* Smaller run items: notices, approvals, changed files, context compaction, stop notes. */
+/* Smaller run items: notices, approvals, context compaction, stop notes. */
 "use strict";
 
 (function (PD) {
@@ -69,30 +69,6 @@
       DECISION_TEXT[decision] || PD.words(decision)));
     entry.card.classList.add("resolved");
     approvals.delete(PD.str(ev.request_id));
-  };
-
-  PD.renderFileChanged = function (ev) {
-    const run = PD.currentRun();
-    if (!run.files) {
-      const box = PD.el("div", "files");
-      const title = PD.el("span", "files-title");
-      const head = PD.add(PD.el("div", "files-head"), title, PD.undoButton(run));
-      const list = PD.el("ul", "files-list");
-      PD.add(run.body, PD.add(box, head, list));
-      run.files = { box, title, list, rows: new Map() };
-    }
-    const files = run.files;
-    const path = PD.str(ev.path);
-    let row = files.rows.get(path);
-    if (!row) {
-      row = PD.el("li", "file");
-      files.rows.set(path, row);
-      PD.add(files.list, row);
-    }
-    const change = PD.str(ev.change);
-    row.replaceChildren(PD.el("span", "file-change change-" + change, change),
-      PD.el("span", "file-path", path), PD.el("span", "file-bytes", PD.bytes(ev.bytes)));
-    files.title.textContent = "📁 Files changed (" + files.rows.size + ")";
   };
 
   PD.renderContextCompacted = function (ev) {

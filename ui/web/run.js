@@ -176,7 +176,7 @@
     phase.badge.textContent = PD.words(status);
     phase.finalCount = [PD.num(ev.tasks_done), PD.num(ev.tasks_total)];
     phase.el.classList.add("finished");
-    if (PD.str(ev.summary)) PD.add(phase.body, PD.el("div", "phase-summary", PD.str(ev.summary)));
+    if (PD.str(ev.summary)) PD.add(phase.body, PD.markdown("div", "phase-summary", ev.summary, ev.summary_html));
     phase.refresh();
     if (run.activePhase === phase) run.activePhase = null;
   };

@@ -55,22 +55,6 @@
     return PD.add(item, PD.el("span", "stat-icon", icon), text);
   }
 
-  function parseHtml(html) {
-    const doc = new DOMParser().parseFromString("<body>" + PD.str(html) + "</body>", "text/html");
-    for (const bad of doc.body.querySelectorAll("script, style, iframe, object, embed, link, form, img")) {
-      bad.remove();
-    }
-    for (const node of doc.body.querySelectorAll("*")) {
-      for (const attr of Array.from(node.attributes)) {
-        const unsafeLink = attr.name === "href" && !/^(https?:|mailto:)/i.test(attr.value.trim());
-        if (attr.name.startsWith("on") || attr.name === "style" || unsafeLink) node.removeAttribute(attr.name);
-      }
-    }
-    const fragment = document.createDocumentFragment();
-    for (const node of Array.from(doc.body.childNodes)) fragment.appendChild(document.adoptNode(node));
-    return fragment;
-  }
-
   function addToggle(panel, content) {
     if (content.scrollHeight <= COLLAPSE_PX) return;
     panel.classList.add("collapsed");
@@ -101,7 +85,7 @@
     }
     const content = PD.el("div", "summarizer-content");
     if (typeof ev.final_summary_html === "string") {
-      content.appendChild(parseHtml(ev.final_summary_html));
+      content.appendChild(PD.html(ev.final_summary_html));
     } else {
       content.textContent = PD.str(ev.final_summary);
     }
@@ -117,6 +101,11 @@
     PD.add(stats, stat("📊", "Phases", PD.num(ev.phases_completed)),
       stat("✓", "Tasks", PD.num(ev.total_tasks_executed)),
       stat("🔄", "Rounds", PD.num(ev.total_rounds)));
+    if (PD.num(ev.tasks_scored) > 0 && ev.quality_average !== null) {
+      const scored = PD.num(ev.tasks_scored);
+      PD.add(stats, stat("⚖️", "Avg quality", PD.num(ev.quality_average).toFixed(1) + " (" + scored +
+        (scored === 1 ? " task" : " tasks") + " scored)"));
+    }
     if (PD.str(ev.quality_assessment)) PD.add(stats, stat("⭐", "Quality", PD.str(ev.quality_assessment)));
     PD.add(panel, stats);
     PD.add(run.body, panel);

@@ -1,8 +1,10 @@
-/* "Undo these changes" on a run's Files changed card: ask the window, show its answer there. */
+/* Undo on a run's Changes section: "Undo these changes" for the whole run, "Undo file" for one
+   file; ask the window, show its answer there. */
 "use strict";
 
 (function (PD) {
   const LABEL = "↶ Undo these changes";
+  const FILE_LABEL = "↶ Undo file";
   const UNDONE = "✓ Undone";
   const MAX_LISTED = 50;
 
@@ -17,6 +19,21 @@
       button.disabled = true;
       button.textContent = "Undoing…";
       PD.call("undo_run", { run_id: runId });
+    });
+    return button;
+  };
+
+  /** The undo button of one file in the Changes section; none while the run's id is unknown. */
+  PD.fileUndoButton = function (run, path) {
+    const runId = PD.str(run.el.dataset.runId);
+    if (!runId) return null;
+    const button = PD.el("button", "ghost file-undo-btn", FILE_LABEL);
+    button.type = "button";
+    button.title = "Put " + path + " back the way it was before this run; the run's other files keep their changes";
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      button.textContent = "Undoing…";
+      PD.call("undo_file", { run_id: runId, path });
     });
     return button;
   };
@@ -55,7 +72,44 @@
       PD.el("span", "notice-text", PD.str(ev.message)));
   }
 
-  /** The window's answer to an undo request (or, on replay, that the run was undone since). */
+  function markFile(row, undone) {
+    const button = row.querySelector(".file-undo-btn");
+    if (button) {
+      button.disabled = undone;
+      button.textContent = undone ? UNDONE : FILE_LABEL;
+    }
+    if (undone) row.classList.add("undone");
+  }
+
+  function markRun(card, undone) {
+    const button = card.querySelector(".undo-btn");
+    if (button) {
+      button.disabled = undone;
+      button.textContent = undone ? UNDONE : LABEL;
+    }
+    if (!undone) return;
+    card.classList.add("undone");
+    for (const row of card.querySelectorAll(".files-list .file")) markFile(row, true);
+  }
+
+  /** The answer for one file: its row says it, and the run counts as undone once every file is. */
+  function renderFileUndo(card, ev, status) {
+    const path = PD.str(ev.path);
+    const row = Array.from(card.querySelectorAll(".files-list .file")).find((r) => r.dataset.path === path);
+    if (!row) return;
+    const undone = status === "done" || status === "undone";
+    markFile(row, undone);
+    if (status === "cancelled") return;
+    const old = row.querySelector(".file-undo-note");
+    if (old) old.remove();
+    const line = PD.el("div", "file-undo-note " + (undone ? "done" : "refused"),
+      (undone ? "↶ " : "⚠️ ") + PD.str(ev.message));
+    row.insertBefore(line, row.querySelector(".file-body"));
+    if (ev.run_undone === true) markRun(card, true);
+  }
+
+  /** The window's answer to an undo request (or, on replay, that the run or a file of it was
+      undone since). */
   PD.renderUndo = function (ev) {
     const status = PD.str(ev.status);
     const card = filesCard(PD.str(ev.run_id));
@@ -63,16 +117,15 @@
       if (PD.str(ev.message)) PD.renderUiMessage({ level: status === "done" ? "info" : "warning", message: ev.message });
       return;
     }
-    const undone = status === "done" || status === "undone";
-    const button = card.querySelector(".undo-btn");
-    if (button) {
-      button.disabled = undone;
-      button.textContent = undone ? UNDONE : LABEL;
+    if (PD.str(ev.path)) {
+      renderFileUndo(card, ev, status);
+      return;
     }
+    const undone = status === "done" || status === "undone";
+    markRun(card, undone);
     if (status === "cancelled") return;
     const old = card.querySelector(".undo-note");
     if (old) old.remove();
-    if (undone) card.classList.add("undone");
     PD.add(card, note(status, ev));
   };
 })(window.PD);

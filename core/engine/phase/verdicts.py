@@ -1,15 +1,15 @@
 """The judge's verdict as the engine uses it: completed from the engine's own record.
 
 The judge lists only the tasks that are not plainly done; every other task keeps the
-status the engine recorded when it ran (done, failed, blocked) and, when done, the
-round's overall quality. Rates are always computed from the tasks, never asked of the
-model.
+status the engine recorded when it ran (done, failed, blocked) and no quality score: the
+card says "not scored", and the round's average quality is over the tasks the judge
+scored. Rates are always computed from the tasks' statuses, never asked of the model.
 """
 
 from __future__ import annotations
 
 from core.events import Judged
-from core.models.phase import Phase, completion_rate, quality_average, success_rate
+from core.models.phase import Phase, completion_rate, quality_average, scored, success_rate
 from core.models.stage_results import Verdict
 from core.models.task import Task
 
@@ -36,18 +36,17 @@ def apply_verdict(phase: Phase, judge: Verdict, tasks: list[Task], degraded: boo
                              "quality": verdict.quality_score, "comment": verdict.comment,
                              "actual": task.status})
         elif not degraded:
-            task.quality_score = judge.quality_score if task.status == "done" else 0.0
             status = task.status if task.status in ("done", "skipped") else "failed"
             verdicts.append({"task_id": task.id, "title": task.title, "status": status,
-                             "quality": task.quality_score, "comment": "",
-                             "actual": task.status})
+                             "quality": None, "comment": "", "actual": task.status})
     phase.judgements.append(judge)
     phase.summaries.append(judge.user_summary)
     phase.problem_level = judge.problem_level
     return Judged(phase_id=phase.id, round=phase.rounds,
                   phase_completed=judge.phase_completed, next_action=judge.next_action,
                   completion_rate=completion_rate(tasks), success_rate=success_rate(tasks),
-                  quality_average=quality_average(tasks), verdicts=verdicts,
+                  quality_average=quality_average(tasks), tasks_scored=scored(tasks),
+                  tasks_total=len(tasks), verdicts=verdicts,
                   user_summary=judge.user_summary, failed_reason=judge.failed_reason,
                   problem_level=judge.problem_level, degraded=degraded)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.models import IllegalTransition, Phase, Task
+from core.models.phase import describe_quality, quality_average, scored
 
 
 def make(tid: int, status: str = "pending", quality: float | None = None) -> Task:
@@ -55,4 +56,15 @@ def test_phase_metrics() -> None:
     assert phase.success_rate == round(2 / 3, 3)
     assert phase.quality_average == 6.0
     assert Phase(id=2, name="empty", goal="g").metrics() == {
-        "completion_rate": 0.0, "success_rate": 0.0, "quality_average": 0.0}
+        "completion_rate": 0.0, "success_rate": 0.0, "quality_average": None}
+
+
+def test_the_average_quality_is_over_scored_tasks_only() -> None:
+    tasks = [make(1, "done", 8), make(2, "done", 7), make(3, "done")]
+    assert (quality_average(tasks), scored(tasks)) == (7.5, 2)
+    assert describe_quality(quality_average(tasks), scored(tasks), len(tasks)) == \
+        "7.5 avg · 2 of 3 scored"
+    unscored = [make(1, "done"), make(2, "failed")]
+    assert (quality_average(unscored), scored(unscored)) == (None, 0)
+    assert describe_quality(None, 0, 2) == "none scored"
+    assert describe_quality(8.0, None) == "8.0/10"  # recorded before scores were counted

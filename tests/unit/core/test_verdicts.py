@@ -23,7 +23,7 @@ def verdict(**fields: Any) -> dict[str, Any]:
                        lambda _tool, args: args)
 
 
-def test_unlisted_tasks_keep_the_engines_status_and_get_the_rounds_quality() -> None:
+def test_unlisted_tasks_keep_the_engines_status_and_are_not_scored() -> None:
     phase = Phase(id=1, name="P", goal="g")
     tasks = [ran(1, True), ran(2, False), ran(3, True)]
     judged = apply_verdict(phase, verdict(next_action="retry_failed", quality_score=7,
@@ -32,8 +32,10 @@ def test_unlisted_tasks_keep_the_engines_status_and_get_the_rounds_quality() -> 
                                                             "comment": "half of it"}]),
                            tasks, degraded=False)
     assert [(v["task_id"], v["status"], v["quality"], v["comment"]) for v in judged.verdicts] == [
-        (1, "done", 7, ""), (2, "failed", 0.0, ""), (3, "partial", 4, "half of it")]
-    assert (judged.completion_rate, judged.quality_average) == (round(2 / 3, 3), round(11 / 3, 2))
+        (1, "done", None, ""), (2, "failed", None, ""), (3, "partial", 4, "half of it")]
+    assert [t.quality_score for t in tasks] == [None, None, 4]
+    assert (judged.completion_rate, judged.success_rate) == (round(2 / 3, 3), round(2 / 3, 3))
+    assert (judged.quality_average, judged.tasks_scored, judged.tasks_total) == (4.0, 1, 3)
     assert phase.summaries == ["What the round did."]
     failed = failed_tasks(phase.judgements[-1], tasks)
     assert [t.id for t in failed] == [2, 3]
@@ -54,3 +56,18 @@ def test_unlisted_tasks_keep_the_engines_status_and_get_the_rounds_quality() -> 
 def test_think_is_wanted_only_when_the_verdict_leaves_the_decision_open(
         fields: dict[str, Any], ok: bool, is_open: bool) -> None:
     assert verdict_is_open(verdict(**fields), [ran(1, ok)]) is is_open
+
+
+def test_two_of_three_scored_average_two_and_none_scored_has_no_average() -> None:
+    tasks = [ran(1, True), ran(2, True), ran(3, True)]
+    judged = apply_verdict(Phase(id=1, name="P", goal="g"), verdict(task_evaluation=[
+        {"task_id": 1, "status": "done", "quality_score": 8, "comment": "clean"},
+        {"task_id": 2, "status": "done", "quality_score": 7, "comment": "fine"}]),
+        tasks, degraded=False)
+    assert (judged.quality_average, judged.tasks_scored, judged.tasks_total) == (7.5, 2, 3)
+    assert [v["quality"] for v in judged.verdicts] == [8, 7, None]
+    assert (judged.completion_rate, judged.success_rate) == (1.0, 1.0)
+    none = apply_verdict(Phase(id=2, name="Q", goal="g"), verdict(quality_score=9),
+                         [ran(1, True)], degraded=False)
+    assert (none.quality_average, none.tasks_scored, none.tasks_total) == (None, 0, 1)
+    assert none.verdicts[0]["quality"] is None

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from core import secrets
-from core.events import Event, LlmCall, Notice, TaskFinished, from_dict
+from core.events import (Event, FileChanged, Judged, LlmCall, Notice, Summary, TaskFinished,
+                         from_dict)
 from core.store.export import FORMAT, export_json, export_markdown, export_text
 from core.store.history import Recorder, Store
 
@@ -83,7 +84,8 @@ def test_markdown_shows_request_phases_tasks_verdicts_and_summary(
         "#### Round 1 (replan)",
         "**Phase result:** completed · 1/1 tasks · 1 round — report.md written",
         "| 3. Write the report | `write_file` | done |  |",
-        "- `report.md` created (8 bytes)",
+        "- `report.md` created (12 bytes)",
+        "- `old.md` deleted (0 bytes)",
         "- warning (judge_tasks): The judge failed; retrying once",
         "## Summary\n\nYour notes are summarised in **report.md**.",
         "- report.md created",
@@ -136,3 +138,32 @@ def test_api_keys_never_reach_the_db_or_an_export(
         assert "[redacted]" in text
     assert "api_key" not in snapshot and "proxy_password" not in snapshot
     assert "use key [redacted] please" in exports[1]
+
+
+def test_markdown_and_json_exports_carry_diffs_and_scored_quality(store: Store) -> None:
+    diff = "--- a/config.py\n+++ b/config.py\n@@ -1 +1 @@\n-PORT = 8000\n+PORT = 8080"
+    second = "--- a/config.py\n+++ b/config.py\n@@ -1 +1 @@\n-PORT = 8080\n+PORT = 9090"
+    whole = "--- a/config.py\n+++ b/config.py\n@@ -1 +1 @@\n-PORT = 8000\n+PORT = 9090"
+    fenced = "--- /dev/null\n+++ b/doc.md\n@@ -0,0 +1,3 @@\n+```\n+code\n+```"
+    events: list[Event] = [
+        FileChanged("config.py", "modified", 12, 1, 1, 1, 1, diff),
+        FileChanged("doc.md", "created", 13, 2, 1, 3, 0, fenced),
+        FileChanged("config.py", "modified", 12, 3, 1, 1, 1, second, 1, 1, whole),
+        Judged(1, 1, True, "end_phase", 1.0, 1.0, 7.5,
+               [{"task_id": 1, "status": "done", "quality": 8, "comment": ""},
+                {"task_id": 2, "status": "done", "quality": 7, "comment": ""},
+                {"task_id": 3, "status": "done", "quality": None, "comment": ""}],
+               "All three done.", tasks_scored=2, tasks_total=3),
+        Summary("Done.", 1, 3, 1, [], "", "model", quality_average=7.5, tasks_scored=2),
+    ]
+    run_id = _record(store, events, {})
+    text = export_markdown(store, run_id)
+    assert "- `config.py` modified (+1 −1)\n- `doc.md` created (+3 −0)" in text
+    assert f"### `config.py`\n\n```diff\n{whole}\n```" in text
+    assert f"### `doc.md`\n\n````diff\n{fenced}\n````" in text
+    assert "quality 7.5 avg · 2 of 3 scored → `end_phase`" in text
+    assert "- Task 3: done, not scored" in text
+    assert "**Average quality:** 7.5 avg · 2 scored" in text
+    exported = export_json(store, run_id)["events"]
+    assert [e["diff"] for e in exported if e["kind"] == "file_changed"] == [diff, fenced, second]
+    assert exported[2]["run_diff"] == whole

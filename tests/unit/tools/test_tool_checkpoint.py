@@ -10,7 +10,8 @@ from tool_harness import Harness
 
 from core.appdirs import data_dir
 from core.events import FileChanged
-from core.tools.checkpoint import Checkpoint, undo_run
+from core.tools.checkpoint import Checkpoint
+from core.tools.undo import undo_run
 
 
 def _snapshot(folder: Path) -> dict[str, bytes | None]:

@@ -15,8 +15,9 @@ def test_write_creates_parents_asks_and_emits(harness: Harness) -> None:
     assert result.ok and result.output == "wrote a/b/new.txt (7 bytes, created)"
     assert (harness.workspace / "a/b/new.txt").read_bytes() == "héllo\n".encode()
     assert harness.approvals == [("write", "a/b/new.txt (7 bytes)")]
-    assert harness.events == [FileChanged(path="a/b/new.txt", change="created", bytes=7,
-                                          task_id=7)]
+    assert harness.events == [FileChanged(
+        path="a/b/new.txt", change="created", bytes=7, task_id=7, phase_id=1, added=1,
+        diff="--- /dev/null\n+++ b/a/b/new.txt\n@@ -0,0 +1 @@\n+héllo")]
     assert [p.name for p in (harness.workspace / "a/b").iterdir()] == ["new.txt"]
     mode = stat.S_IMODE((harness.workspace / "a/b/new.txt").stat().st_mode)
     assert mode == 0o644
@@ -32,7 +33,9 @@ def test_write_refuses_an_unread_existing_file(harness: Harness) -> None:
     assert target.read_text() == "precious" and harness.approvals == []
     forced = harness.call("write_file", path="keep.txt", content="new", overwrite=True)
     assert forced.ok and target.read_text() == "new"
-    assert harness.events[-1] == FileChanged("keep.txt", "modified", 3, task_id=7)
+    assert harness.events[-1] == FileChanged(
+        "keep.txt", "modified", 3, task_id=7, phase_id=1, added=1, removed=1,
+        diff="--- a/keep.txt\n+++ b/keep.txt\n@@ -1 +1 @@\n-precious\n+new")
 
 
 def test_write_after_reading_keeps_the_mode(harness: Harness) -> None:
@@ -71,7 +74,10 @@ def test_edit_replaces_exactly_one_match(harness: Harness) -> None:
     assert "     5\t    return 3" in result.output
     assert target.read_bytes() == b"def f():\n    return 1\n\ndef g():\n    return 3\n"
     assert harness.approvals == [("write", "m.py (45 bytes)")]
-    assert harness.events == [FileChanged("m.py", "modified", 45, task_id=7)]
+    assert harness.events == [FileChanged(
+        "m.py", "modified", 45, task_id=7, phase_id=1, added=1, removed=1,
+        diff="--- a/m.py\n+++ b/m.py\n@@ -2,4 +2,4 @@\n     return 1\n \n def g():\n"
+             "-    return 2\n+    return 3")]
 
 
 def test_edit_with_zero_matches(harness: Harness) -> None:
