@@ -5,7 +5,9 @@ checkpoint, replace the file atomically (temp file + rename in the same folder) 
 ``FileChanged`` event with the write's diff (and, when the run wrote the file before, the
 whole run's diff of it; ``core.tools.diffs`` bounds both). The checkpoint, the write and the
 record of what was written happen together in one worker thread, so a cancelled task never
-leaves the checkpoint behind.
+leaves the checkpoint behind. Python that does not parse is refused (unless the file did not
+parse before either), and the result ends with the facts of the write (``code_checks``): it
+parses, definitions it lost, content it shrank to.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from core.events import FileChanged
 from core.tools import paths
 from core.tools.base import DENIED, ToolContext, ToolError
 from core.tools.checkpoint import Checkpoint, atomic_write
+from core.tools.code_checks import parse_refusal, write_facts
 from core.tools.diffs import Diff, Side, bounded, file_diff, read_side
 from core.tools.registry import Limit, PathArg, tool
 
