@@ -279,7 +279,8 @@ async def _probe_line(settings: Settings) -> str:
     finally:
         await model.aclose()
     chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
-    return f"\nProbe: {result.describe()}{chosen}."
+    when = f" ({result.when()})" if result.when() else ""
+    return f"\nProbe{when}: {result.describe()}{chosen}."
 
 
 def stored_probe_line(settings: Settings) -> str:
@@ -294,4 +295,5 @@ def stored_probe_line(settings: Settings) -> str:
         return (f"{settings.model or 'This model'} at this endpoint has not been probed yet: "
                 "Test connection (or the first run) finds how its stage calls are forced.")
     chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
-    return f"Last probe of this endpoint: {result.describe()}{chosen}."
+    when = f", {result.when()}" if result.when() else ""
+    return f"Last probe of this endpoint{when}: {result.describe()}{chosen}."

@@ -28,7 +28,7 @@ from core.events import Event, LlmCall, Notice, StageStarted
 from core.llm.base import NO_OPTIONS, CallOptions, ChatModel, Message, ModelError, Reply, \
     ToolCall, error_to_script, estimate_tokens, reply_to_script
 from core.llm.forcing import Forcing
-from core.llm.probe import forcing_for
+from core.llm.probe import forcing_for, recheck
 from core.schema import SchemaError
 from core.engine.stages import tool_definition
 
@@ -160,13 +160,17 @@ class StageCaller:
         for attempt in (1, 2):
             if counted and self.accounting.exhausted:
                 return StageResult(None, problem or "the iteration budget is spent")
+            forcing = self.forcing_of(stage)
+            before = forcing.strategy
             try:
                 reply = await self._send(stage, attempt_messages, offered, counted)
             except ModelError as exc:
                 self.emit(Notice(level="error", stage=stage,
                                  message=f"{stage}: the model call failed — {exc.message}"))
                 return StageResult(None, exc.message)
-            read = self.forcing_of(stage).read_stage(reply, tool)
+            read = forcing.read_stage(reply, tool)
+            if forcing.strategy != before:
+                await recheck(self.roles.for_stage(stage), forcing)
             call, problem, value = self._check(read.call, read.problem, parse)
             if call is not None and not problem:
                 self.accounting.usable += 1
