@@ -16,7 +16,9 @@ class Phase:
     estimated_rounds: int = 1
     dependencies: list[int] = field(default_factory=list)
     max_rounds: int = 3
-    status: str = "pending"  # pending → running → completed | failed | stopped
+    # pending → running → completed | incomplete | failed | stopped; pending → blocked (a
+    # phase it depends on failed, was blocked or did nothing); pending → superseded
+    status: str = "pending"
     tasks: list[Task] = field(default_factory=list)
     rounds: int = 0
     summaries: list[str] = field(default_factory=list)

@@ -19,6 +19,7 @@ from typing import Any
 from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
 from core.llm.base import Message
 from core.models.phase import Phase
+from core.engine.phase.dependencies import block, blocked_by, missing_work
 from core.engine.phase.rounds import PhaseRounds
 from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
     SUMMARIZER_SYSTEM, analyser_user, execution_request, reanalyse_user, tool_catalogue
@@ -136,11 +137,17 @@ class PhaseEngine(EngineBase):
         self.records.extend(new_records)
         self.tally.records = self.records
         handoff: list[dict[str, Any]] = plan.get("first_tasks", [])
+        planned = {r.phase.id: r.phase for r in new_records}
         for index, record in enumerate(new_records, start=1):
             if self.accounting.exhausted:
                 return "budget_exhausted"
+            if why := blocked_by(record.phase, planned):
+                block(record.phase, why, self.emit)
+                handoff = []
+                continue
             earlier = "\n".join(level1(r) for r in self.records if r.phase.status != "pending"
                                 and r is not record)
+            earlier = "\n\n".join(filter(None, (earlier, missing_work(record.phase, planned))))
             self._current = record
             following = new_records[index].phase if index < len(new_records) else None
             runner = PhaseRounds(self, record, index, len(new_records),
