@@ -6,7 +6,8 @@ import asyncio
 from pathlib import Path
 
 from core.llm.scripted import ScriptedModel
-from core.engine.memory import memory_from_store
+from core.engine.memory import MEMORY_CHAR_CAP, UNMARKED_SUMMARY_CHARS, format_memory, \
+    memory_from_store
 from core.engine.runner import create_engine
 from core.store.history import Recorder, Store
 from tests.support.script import analysis, judge, phases, plan, settings, summary, task
@@ -83,3 +84,38 @@ def test_clarification_answer_continues_the_analysis(tmp_path: Path) -> None:
     analyser_prompt = model.requests[0]["messages"][-1]["content"]
     assert "Earlier analysis" in analyser_prompt and "Fix something" in analyser_prompt
     assert "config.py" in analyser_prompt
+
+
+def long_summary(tag: str) -> str:
+    """About 1,400 characters: three of them exceed the memory's cap."""
+    return f"{tag} " + " ".join(f"{tag.lower()}-detail-{n}" for n in range(60))
+
+
+def test_over_the_cap_milestones_stay_whole_and_unmarked_runs_go_oldest_first(
+        tmp_path: Path) -> None:
+    store = Store(tmp_path / "h.sqlite3")
+    conversation = store.create_conversation("demo")
+    tags = ["KEPT-OLDEST", "PLAIN-TWO", "PLAIN-THREE", "PLAIN-FOUR", "PLAIN-NEWEST"]
+
+    async def go() -> ScriptedModel:
+        for n, tag in enumerate(tags):
+            await recorded_run(store, conversation, f"r{n}",
+                               simple(f"Goal {tag}", long_summary(tag)), tmp_path)
+            if n == 0:
+                store.mark_run(store.runs(conversation)[0]["id"], True)
+        return await recorded_run(store, conversation, "and now?",
+                                  simple("Follow up", "followed up"), tmp_path, recent=5)
+
+    model = asyncio.run(go())
+    window, _ = memory_from_store(store, conversation, 6)
+    assert len(window) == 6 and len(format_memory(window[:5], cap=10**6)) > MEMORY_CHAR_CAP
+    memory = format_memory(window[:5])
+    assert len(memory) <= MEMORY_CHAR_CAP
+    seen = [tag for tag in tags if tag in memory]
+    assert seen == ["KEPT-OLDEST", "PLAIN-FOUR", "PLAIN-NEWEST"]
+    kept = long_summary("KEPT-OLDEST") + " and the work is done"
+    assert f"[milestone: marked by the person]: goal «Goal KEPT-OLDEST» ended completed. " \
+           f"Summary: {kept}" in memory
+    assert f"{long_summary('PLAIN-NEWEST')[:UNMARKED_SUMMARY_CHARS - 1]}…" in memory
+    follow_up = str(model.requests[1]["messages"])
+    assert kept in follow_up and "PLAIN-TWO" not in follow_up and "PLAIN-THREE" not in follow_up
