@@ -1,7 +1,8 @@
 """The window's side of the history: conversations, recorded runs, replay and export.
 
 One ``Store`` is opened when the window starts, and runs that a killed or crashed process
-left ``running`` are marked ``interrupted`` before this process starts any of its own.
+left ``running`` are marked ``interrupted`` (and the temp files of their unfinished writes
+swept) before this process starts any of its own.
 A run is recorded exactly as the terminal records it (``core.cli.history``):
 ``start_run`` first, then every event through ``Recorder.wrap``. Replay sends the stored
 events through the same ``page_message`` path as a live run, so the cards look the same;
@@ -26,6 +27,7 @@ from core.store.export import export_text
 from core.llm.base import ChatModel
 from core.engine.memory import memory_from_store
 from core.store.history import ConversationInfo, Recorder, RunInfo, Store
+from core.tools.checkpoint import sweep_interrupted_runs
 from ui.page_messages import mark_message, undo_message, was_undone
 from ui.render import page_message
 
@@ -70,7 +72,7 @@ class History:
         """
         try:
             store = Store()
-            store.mark_interrupted()
+            sweep_interrupted_runs(store.mark_interrupted())
         except (sqlite3.Error, RuntimeError, OSError) as exc:
             log.warning("history unavailable: %s", exc)
             return cls(Store(Path(MEMORY)), f"The history could not be opened ({exc}); runs "

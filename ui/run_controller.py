@@ -56,8 +56,9 @@ class DefaultEngineFactory:
 
     def make_model(self, settings: Settings) -> ChatModel:
         from core.llm.factory import make_model
+        from core.tools import tool_parameters
 
-        return make_model(settings)
+        return make_model(settings, tool_parameters())
 
     def make_thinking_model(self, settings: Settings) -> ChatModel | None:
         """The separate model of the thinking stages (None: the main model serves them)."""

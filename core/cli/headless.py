@@ -123,12 +123,13 @@ def main(argv: list[str]) -> int:
             parser.error(str(exc))
     else:
         from core.llm.factory import make_model, make_thinking_model
+        from core.tools import tool_parameters
 
         try:
             thinking = make_thinking_model(settings)
         except ValueError as exc:
             parser.error(str(exc))
-        model = make_model(settings)
+        model = make_model(settings, tool_parameters())
     return asyncio.run(_run(settings, workspace, model, request, args, thinking))
 
 
@@ -137,9 +138,10 @@ async def _run(settings: Settings, workspace: Path, model: Any, request: str,
     from core.cli.history import start_recorded_run
     from core.engine.runner import create_engine
     from core.store.history import Store
+    from core.tools.checkpoint import sweep_interrupted_runs
 
     store = Store()
-    store.mark_interrupted()
+    sweep_interrupted_runs(store.mark_interrupted())
     try:
         run_id, recorder, memory, previous = start_recorded_run(store, settings, request, model,
                                                                 args.conversation)

@@ -11,6 +11,7 @@ from typing import Any
 from core.config import Settings
 from core.cli.exit_codes import USAGE_ERROR
 from core.store.history import Recorder, Store
+from core.tools.checkpoint import sweep_interrupted_runs
 
 
 def start_recorded_run(store: Store, settings: Settings, request: str, model: Any,
@@ -34,7 +35,7 @@ def start_recorded_run(store: Store, settings: Settings, request: str, model: An
 
 def history_command(args: argparse.Namespace) -> int:
     store = Store()
-    store.mark_interrupted()
+    sweep_interrupted_runs(store.mark_interrupted())
     try:
         if args.list_runs:
             return _list(store)

@@ -9,7 +9,7 @@ from core.config import Settings
 from core.engine.base import EngineBase
 from core.llm.base import ChatModel
 from core.engine.memory import format_memory
-from core.tools import run_tools
+from core.tools import run_tools, tool_parameters
 
 
 def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | None = None,
@@ -30,7 +30,7 @@ def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | Non
         from core.llm.factory import make_model, make_thinking_model
 
         thinking = thinking or make_thinking_model(settings)
-        model = make_model(settings)
+        model = make_model(settings, tool_parameters())
     if settings.use_phase_task:
         from core.engine.phase.engine import PhaseEngine as engine_class
     else:

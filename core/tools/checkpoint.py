@@ -22,6 +22,7 @@ import re
 import shutil
 import tempfile
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -275,3 +276,9 @@ def undo_run(run_id: str) -> UndoReport:
         return Checkpoint(run_id).undo()
     except (OSError, ValueError) as exc:
         return UndoReport(run_id, False, f"cannot undo run {run_id}: {exc}")
+
+
+def sweep_interrupted_runs(run_ids: Iterable[str]) -> list[str]:
+    """``sweep_interrupted`` for each run (those ``Store.mark_interrupted`` just marked);
+    returns the paths removed."""
+    return [path for run_id in run_ids for path in sweep_interrupted(run_id)]

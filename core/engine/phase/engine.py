@@ -30,7 +30,7 @@ from core.schema import coerce
 from core.engine.stages import REQUEST_ANALYSER, Analysis, parse_analysis, parse_phase_plan, \
     phase_planner_schema
 from core.engine.base import EngineBase
-from core.engine.workspace_overview import overview
+from core.tools.overview import overview
 
 SINGLE_PHASE_ROUNDS = 2
 
