@@ -231,9 +231,9 @@ class SettingsDialog(QDialog):
     async def _test(self, settings: Settings) -> None:
         model = None
         try:
-            from core.llm.factory import make_model
+            from core.engine.runner import endpoint_model
 
-            model = make_model(settings)
+            model = endpoint_model(settings)
             reply = await asyncio.wait_for(
                 model.complete([{"role": "user", "content": "ping"}], [], None),
                 timeout=settings.request_timeout_s)
@@ -268,10 +268,10 @@ async def _probe_line(settings: Settings) -> str:
     if settings.effective_provider() != "openai":
         return ""
     from core.llm.base import ModelError
-    from core.llm.factory import make_model
+    from core.engine.runner import endpoint_model
     from core.llm.probe import probe_stored
 
-    model = make_model(dataclasses.replace(settings, forcing="auto"))
+    model = endpoint_model(dataclasses.replace(settings, forcing="auto"))
     try:
         result = await probe_stored(model)
     except ModelError as exc:

@@ -26,9 +26,9 @@ def probe_command(settings: Settings) -> int:
 
 
 async def _probe(settings: Settings) -> int:
-    from core.llm.factory import make_model
+    from core.engine.runner import endpoint_model
 
-    model = make_model(dataclasses.replace(settings, forcing="auto"))
+    model = endpoint_model(dataclasses.replace(settings, forcing="auto"))
     try:
         result = await probe(model)
     except ModelError as exc:

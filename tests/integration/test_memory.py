@@ -6,21 +6,23 @@ import asyncio
 from pathlib import Path
 
 from core.llm.scripted import ScriptedModel
-from core.engine.memory import MEMORY_CHAR_CAP, UNMARKED_SUMMARY_CHARS, format_memory, \
-    memory_from_store
+from core.engine.memory import MEMORY_CHAR_CAP, UNMARKED_SUMMARY_CHARS, format_memory
 from core.engine.runner import create_engine
-from core.store.history import Recorder, Store
+from core.store.history import Store
+from core.store.runs import memory_window, start_recorded_run
 from tests.support.script import analysis, judge, phases, plan, settings, summary, task
 
 
 async def recorded_run(store: Store, conversation: int, request: str, replies: list,
                        workspace: Path, recent: int = 3) -> ScriptedModel:
-    memory, previous = memory_from_store(store, conversation, recent)
+    """A run started as the front ends start one (``start_recorded_run``)."""
     model = ScriptedModel(replies)
-    run_id = store.start_run(conversation, request, "phase", "scripted", "s", {})
-    engine = create_engine(settings(), workspace, model=model, memory=memory, run_id=run_id)
-    async for _ in Recorder(store, run_id).wrap(engine.run(request,
-                                                           previous_analysis=previous)):
+    start = start_recorded_run(store, settings(history_runs=recent), request, model.provider,
+                               model.name, conversation)
+    engine = create_engine(settings(), workspace, model=model, memory=start.memory,
+                           run_id=start.run_id)
+    async for _ in start.recorder.wrap(engine.run(
+            request, previous_analysis=start.pending_analysis)):
         pass
     return model
 
@@ -63,7 +65,7 @@ def test_window_keeps_recent_runs_and_milestones(tmp_path: Path) -> None:
                                simple(f"Goal {i}", f"SUMMARY-{i}"), tmp_path)
 
     asyncio.run(go())
-    memory, previous = memory_from_store(store, conversation, 2)
+    memory, previous = memory_window(store, conversation, 2)
     summaries = [m["summary"] for m in memory]
     assert summaries == ["MILESTONE-WRITE wrote a new file", "SUMMARY-4 and the work is done",
                          "SUMMARY-5 and the work is done"]
@@ -107,7 +109,7 @@ def test_over_the_cap_milestones_stay_whole_and_unmarked_runs_go_oldest_first(
                                   simple("Follow up", "followed up"), tmp_path, recent=5)
 
     model = asyncio.run(go())
-    window, _ = memory_from_store(store, conversation, 6)
+    window, _ = memory_window(store, conversation, 6)
     assert len(window) == 6 and len(format_memory(window[:5], cap=10**6)) > MEMORY_CHAR_CAP
     memory = format_memory(window[:5])
     assert len(memory) <= MEMORY_CHAR_CAP

@@ -228,3 +228,55 @@ def test_the_file_rules_find_what_they_forbid() -> None:
     assert file_touches(source) == [(1, "read_text", True), (2, "open", True),
                                     (3, "os.scandir", False), (4, "shutil.rmtree", True),
                                     (5, "path.read_bytes", False)]
+
+
+# Models are built in one place: core/engine/runner.py (and the model boundary itself).
+# Anywhere else, importing the factory (core.llm.factory) or calling a model class
+# (OpenAIModel, EmbeddedModel, ScriptedModel, or ScriptedModel.from_file) fails this.
+MODEL_BUILDERS = ("core.engine.runner", "core.llm")
+MODEL_CLASSES = {"OpenAIModel", "EmbeddedModel", "ScriptedModel", "ScriptedModel.from_file"}
+
+
+def model_builds(source: str) -> list[tuple[int, str]]:
+    """(line, what) for each call of a model class in ``source``."""
+    return [(node.lineno, _dotted(node.func)) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and (
+                _dotted(node.func) in MODEL_CLASSES
+                or _dotted(node.func).rpartition(".")[2] in MODEL_CLASSES - {"from_file"})]
+
+
+def outside_the_builders(name: str) -> bool:
+    return not any(name == b or name.startswith(b + ".") for b in MODEL_BUILDERS)
+
+
+def test_models_are_built_only_by_the_runner() -> None:
+    edges = {name: targets for name, targets in graph().items() if outside_the_builders(name)}
+    assert forbidden(edges, "core", ("core.llm.factory",)) == []
+    assert forbidden(edges, "ui", ("core.llm.factory",)) == []
+    modules = dict(project_modules(), main_qt=ROOT / "main_qt.py")
+    builds = [f"{name}:{line} {what}" for name, path in modules.items()
+              if outside_the_builders(name)
+              for line, what in model_builds(path.read_text(encoding="utf-8"))]
+    assert builds == []
+
+
+def test_the_model_rule_finds_what_it_forbids() -> None:
+    source = "\n".join(["model = OpenAIModel(url, name)",
+                        "model = ScriptedModel.from_file(path)",
+                        "model = embedded.EmbeddedModel()",
+                        "model = factory.make_models(settings)"])
+    assert model_builds(source) == [(1, "OpenAIModel"), (2, "ScriptedModel.from_file"),
+                                    (3, "embedded.EmbeddedModel")]
+    edges = {"ui.run_controller": {"core.llm.factory"}, "core.engine.runner": {"core.llm.factory"}}
+    assert forbidden({n: t for n, t in edges.items() if outside_the_builders(n)}, "ui",
+                     ("core.llm.factory",)) == ["ui.run_controller -> core.llm.factory"]
+
+
+def test_runs_are_recorded_only_through_the_stores_start_function() -> None:
+    """``Store.start_run`` is called by ``core.store.runs.start_recorded_run`` alone, which
+    both front ends call."""
+    callers = [name for name, path in project_modules().items()
+               if ".start_run(" in path.read_text(encoding="utf-8")]
+    assert callers == ["core.store.runs"]
+    for front_end in ("ui.run_controller", "core.cli.headless"):
+        assert "core.store.runs" in graph()[front_end], front_end
