@@ -68,7 +68,7 @@ async def run_cell(cell: Cell, workspace: Path) -> Cell:
     cell.stage_calls = sum(e.kind == "llm_call" for e in events)
     cell.usable = engine.accounting.usable
     cell.detected = found.chosen if found and probes else "—"
-    cell.ended_on = engine.caller.forcing.strategy
+    cell.ended_on = engine.caller.strategy
     cell.summary = next(e.generated_by for e in events if e.kind == "summary")
     cell.wrote = (workspace / "hello.txt").exists()
     return cell

@@ -67,7 +67,7 @@ class ModelList:
         """Ask the endpoint for its models and offer them; returns the line for the test
         result. Never raises (but ``asyncio.CancelledError``)."""
         from core.llm.base import ModelError
-        from core.llm.factory import endpoint_models
+        from core.engine.runner import endpoint_models
 
         try:
             models = await asyncio.wait_for(endpoint_models(settings),
@@ -92,11 +92,11 @@ async def probe_line(settings: Settings) -> str:
     """The probe's result for an OpenAI-compatible endpoint, as a second line ("" else)."""
     if settings.effective_provider() != "openai":
         return ""
+    from core.engine.runner import endpoint_model
     from core.llm.base import ModelError
-    from core.llm.factory import make_model
     from core.llm.probe import probe_stored
 
-    model = make_model(dataclasses.replace(settings, forcing="auto"))
+    model = endpoint_model(dataclasses.replace(settings, forcing="auto"))
     try:
         result = await probe_stored(model)
     except ModelError as exc:
@@ -104,7 +104,8 @@ async def probe_line(settings: Settings) -> str:
     finally:
         await model.aclose()
     chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
-    return f"\nProbe: {result.describe()}{chosen}."
+    when = f" ({result.when()})" if result.when() else ""
+    return f"\nProbe{when}: {result.describe()}{chosen}."
 
 
 def stored_probe_line(settings: Settings) -> str:
@@ -119,4 +120,5 @@ def stored_probe_line(settings: Settings) -> str:
         return (f"{settings.model or 'This model'} at this endpoint has not been probed yet: "
                 "Test connection (or the first run) finds how its stage calls are forced.")
     chosen = "" if settings.forcing == "auto" else f"; the setting uses '{settings.forcing}'"
-    return f"Last probe of this endpoint: {result.describe()}{chosen}."
+    when = f", {result.when()}" if result.when() else ""
+    return f"Last probe of this endpoint{when}: {result.describe()}{chosen}."

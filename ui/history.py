@@ -1,9 +1,10 @@
 """The window's side of the history: conversations, recorded runs, replay and export.
 
 One ``Store`` is opened when the window starts, and runs that a killed or crashed process
-left ``running`` are marked ``interrupted`` before this process starts any of its own.
-A run is recorded exactly as the terminal records it (``core.cli.history``):
-``start_run`` first, then every event through ``Recorder.wrap``. Replay sends the stored
+left ``running`` are marked ``interrupted`` (and the temp files of their unfinished writes
+swept) before this process starts any of its own.
+A run is recorded exactly as the terminal records it (``core.store.runs``): the run is
+started first, then every event goes through ``Recorder.wrap``. Replay sends the stored
 events through the same ``page_message`` path as a live run, so the cards look the same;
 a run whose file changes were undone since (its checkpoint says so) gets its card marked,
 and a run the person keeps in memory (``runs.marked``) gets its footer's toggle set.
@@ -12,46 +13,24 @@ and a run the person keeps in memory (``runs.marked``) gets its footer's toggle 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from core.config import Settings
 from core.store.export import export_text
-from core.llm.base import ChatModel
-from core.engine.memory import memory_from_store
-from core.store.history import ConversationInfo, Recorder, RunInfo, Store
+from core.store.history import ConversationInfo, RunInfo, Store
+from core.tools.checkpoint import sweep_interrupted_runs
 from core.tools.undo import undone_files
 from ui.page_messages import mark_message, undo_message, was_undone
 from ui.render import page_message
 
 log = logging.getLogger(__name__)
 MEMORY = ":memory:"
-TITLE_CHARS = 60
 YIELD_EVERY = 500
 Send = Callable[[dict[str, Any]], None]
-
-
-@dataclass(frozen=True)
-class RunStart:
-    """A recorded run about to start: where it is stored and what it remembers."""
-
-    conversation_id: int
-    run_id: str
-    recorder: Recorder
-    memory: list[dict[str, Any]]
-    pending_analysis: dict[str, Any] | None
-
-
-def conversation_title(request: str) -> str:
-    """A conversation's title from its first request: one line, at most 60 characters."""
-    line = " ".join(request.split())
-    return line if len(line) <= TITLE_CHARS else line[:TITLE_CHARS - 1] + "…"
 
 
 class History:
@@ -71,7 +50,7 @@ class History:
         """
         try:
             store = Store()
-            store.mark_interrupted()
+            sweep_interrupted_runs(store.mark_interrupted())
         except (sqlite3.Error, RuntimeError, OSError) as exc:
             log.warning("history unavailable: %s", exc)
             return cls(Store(Path(MEMORY)), f"The history could not be opened ({exc}); runs "
@@ -84,25 +63,6 @@ class History:
 
     def conversation(self, conversation_id: int) -> ConversationInfo | None:
         return self.store.conversation(conversation_id)
-
-    def begin(self, conversation_id: int | None, request: str, settings: Settings,
-              model: ChatModel) -> RunStart:
-        """Record a new run (creating the conversation on its first request).
-
-        Memory is read before the run is recorded, so the window holds earlier runs only;
-        ``pending_analysis`` is the analysis of a last run that asked for clarification.
-        """
-        memory: list[dict[str, Any]] = []
-        pending: dict[str, Any] | None = None
-        if conversation_id is None or self.store.conversation(conversation_id) is None:
-            conversation_id = self.store.create_conversation(conversation_title(request))
-        else:
-            memory, pending = memory_from_store(self.store, conversation_id,
-                                                settings.history_runs)
-        engine = "phase" if settings.use_phase_task else "classic"
-        run_id = self.store.start_run(conversation_id, request, engine, model.provider,
-                                      model.name, dataclasses.asdict(settings))
-        return RunStart(conversation_id, run_id, Recorder(self.store, run_id), memory, pending)
 
     def rename(self, conversation_id: int, title: str) -> None:
         self.store.rename_conversation(conversation_id, title)

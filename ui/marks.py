@@ -1,7 +1,7 @@
 """Keep a run in its conversation's memory from the window: the toggle in the run's footer.
 
 A follow-up request sees the most recent runs of its conversation and, besides them, the
-milestone runs ``core.engine.memory.memory_from_store`` keeps, among them the runs the person
+milestone runs ``core.store.runs.memory_window`` keeps, among them the runs the person
 marked. The page's "Keep in memory" toggle calls the bridge's ``mark_run`` slot with the
 run's id and the state asked for; the window stores it with ``Store.mark_run`` and answers
 with one ``ui_mark`` message carrying the state read back from the history: ``status``

@@ -1,9 +1,9 @@
 """Runs the engine as an asyncio task, records it in the history and forwards its events.
 
 One run at a time: a second submit while a run is going is refused with a visible
-message. Each run is recorded first (``History.begin``), then its engine is built with
-the conversation's memory and the run's id, and its stream passes through the
-``Recorder`` on its way to the page. Stop calls ``engine.cancel()`` once (the page shows
+message. Each run's models are built, the run is recorded (``core.store.runs``), then its
+engine is built with the conversation's memory and the run's id, and its stream passes
+through the ``Recorder`` on its way to the page. Stop calls ``engine.cancel()`` once (the page shows
 "stopping…" and then the summary the engine always emits); a forced stop calls it a
 second time, which makes the engine compose the summary without the model.
 """
@@ -24,6 +24,7 @@ from core.events import Event, to_dict
 from core.llm.base import ChatModel
 from core.secrets import redact
 from core.store.history import Recorder
+from core.store.runs import start_recorded_run
 from ui.bridge import Bridge
 from ui.history import History
 from ui.render import page_message
@@ -43,34 +44,31 @@ class Engine(Protocol):
 
 
 class EngineFactory(Protocol):
-    """Where a run's model and engine come from (tests and ``--model-script`` swap it)."""
+    """Where a run's models and engine come from (tests and ``--model-script`` swap it)."""
 
-    def make_model(self, settings: Settings) -> ChatModel: ...
+    def make_models(self, settings: Settings) -> tuple[ChatModel, ChatModel | None]: ...
 
     def make_engine(self, settings: Settings, workspace: Path, model: ChatModel, *,
-                    memory: list[dict[str, Any]], run_id: str) -> Engine: ...
+                    thinking: ChatModel | None, memory: list[dict[str, Any]],
+                    run_id: str) -> Engine: ...
 
 
 class DefaultEngineFactory:
-    """The configured provider and the engine ``settings.use_phase_task`` selects."""
+    """The configured models and the engine ``settings.use_phase_task`` selects, as
+    ``core.engine.runner`` builds them."""
 
-    def make_model(self, settings: Settings) -> ChatModel:
-        from core.llm.factory import make_model
+    def make_models(self, settings: Settings) -> tuple[ChatModel, ChatModel | None]:
+        from core.engine.runner import build_models
 
-        return make_model(settings)
-
-    def make_thinking_model(self, settings: Settings) -> ChatModel | None:
-        """The separate model of the thinking stages (None: the main model serves them)."""
-        from core.llm.factory import make_thinking_model
-
-        return make_thinking_model(settings)
+        return build_models(settings)
 
     def make_engine(self, settings: Settings, workspace: Path, model: ChatModel, *,
-                    memory: list[dict[str, Any]], run_id: str) -> Engine:
+                    thinking: ChatModel | None, memory: list[dict[str, Any]],
+                    run_id: str) -> Engine:
         from core.engine.runner import create_engine
 
         return create_engine(settings, workspace, model=model, memory=memory, run_id=run_id,
-                             thinking=self.make_thinking_model(settings))
+                             thinking=thinking)
 
 
 class RunController(QObject):
@@ -119,14 +117,17 @@ class RunController(QObject):
                          "warning")
             return False
         try:
-            model = self._factory.make_model(settings)
-            start = self._history.begin(conversation_id, text, settings, model)
+            model, thinking = self._factory.make_models(settings)
+            if conversation_id is not None and self._history.conversation(conversation_id) is None:
+                conversation_id = None  # deleted meanwhile: the request starts a new one
+            start = start_recorded_run(self._history.store, settings, text, model.provider,
+                                       model.name, conversation_id)
         except Exception as exc:  # noqa: BLE001 (a bad configuration is shown, not raised)
             return self._refuse(exc)
         self.run_began.emit(start.conversation_id, start.run_id)
         try:
-            engine = self._factory.make_engine(settings, workspace, model, memory=start.memory,
-                                               run_id=start.run_id)
+            engine = self._factory.make_engine(settings, workspace, model, thinking=thinking,
+                                               memory=start.memory, run_id=start.run_id)
         except Exception as exc:  # noqa: BLE001 (shown; the run is recorded failed)
             start.recorder.close("failed")
             self.run_ended.emit(start.conversation_id, start.run_id, "failed")

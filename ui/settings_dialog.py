@@ -266,9 +266,9 @@ class SettingsDialog(QDialog):
             listing = "\n" + await self.model_list.fetch(settings)
         model = None
         try:
-            from core.llm.factory import make_model
+            from core.engine.runner import endpoint_model
 
-            model = make_model(settings)
+            model = endpoint_model(settings)
             reply = await asyncio.wait_for(
                 model.complete([{"role": "user", "content": "ping"}], [], None),
                 timeout=settings.request_timeout_s)

@@ -17,7 +17,8 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from core.config import Settings
-from core.llm.scripted import ScriptedModel
+from core.engine.runner import scripted_model
+from core.llm.base import ChatModel
 from ui.main_window import MainWindow
 from ui.run_controller import DefaultEngineFactory
 
@@ -36,14 +37,11 @@ class ScriptFileFactory(DefaultEngineFactory):
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        ScriptedModel.from_file(path)  # a broken script is reported before the window opens
+        scripted_model(path)  # a broken script is reported before the window opens
 
-    def make_model(self, settings: Settings) -> ScriptedModel:
-        return ScriptedModel.from_file(self.path)
-
-    def make_thinking_model(self, settings: Settings) -> None:
+    def make_models(self, settings: Settings) -> tuple[ChatModel, None]:
         """The script answers every call, the thinking stages' too."""
-        return None
+        return scripted_model(self.path), None
 
 
 class SmokeRun(QObject):

@@ -13,6 +13,7 @@ import dataclasses
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -115,39 +116,44 @@ def main(argv: list[str]) -> int:
         parser.error(f"the workspace is not a folder: {workspace}")
     thinking: Any = None  # a script answers every call: no thinking model with one
     if args.model_script:
-        from core.llm.scripted import ScriptError, ScriptedModel
+        from core.engine.runner import scripted_model
+        from core.llm.scripted import ScriptError
 
         try:
-            model: Any = ScriptedModel.from_file(args.model_script)
+            model: Any = scripted_model(args.model_script)
         except ScriptError as exc:
             parser.error(str(exc))
     else:
-        from core.llm.factory import make_model, make_thinking_model
+        from core.engine.runner import build_models
 
         try:
-            thinking = make_thinking_model(settings)
+            model, thinking = build_models(settings)
         except ValueError as exc:
             parser.error(str(exc))
-        model = make_model(settings)
     return asyncio.run(_run(settings, workspace, model, request, args, thinking))
 
 
 async def _run(settings: Settings, workspace: Path, model: Any, request: str,
                args: argparse.Namespace, thinking: Any = None) -> int:
-    from core.cli.history import start_recorded_run
     from core.engine.runner import create_engine
     from core.store.history import Store
+    from core.store.runs import start_recorded_run
+    from core.tools.checkpoint import sweep_interrupted_runs
 
     store = Store()
-    store.mark_interrupted()
+    sweep_interrupted_runs(store.mark_interrupted())
     try:
-        run_id, recorder, memory, previous = start_recorded_run(store, settings, request, model,
-                                                                args.conversation)
+        start = start_recorded_run(store, settings, request, model.provider, model.name,
+                                   args.conversation)
     except KeyError as exc:
         print(f"error: {exc.args[0]}", file=sys.stderr)
+        for built in (model, thinking):
+            if built is not None:
+                await built.aclose()
+        store.close()
         return USAGE_ERROR
-    engine = create_engine(settings, workspace, model=model, memory=memory, run_id=run_id,
-                           thinking=thinking, can_ask=not args.yes)
+    engine = create_engine(settings, workspace, model=model, memory=start.memory,
+                           run_id=start.run_id, thinking=thinking, can_ask=not args.yes)
     loop = asyncio.get_running_loop()
     try:
         loop.add_signal_handler(signal.SIGINT, engine.cancel)
@@ -157,24 +163,29 @@ async def _run(settings: Settings, workspace: Path, model: Any, request: str,
         from core.cli.context_dump import attach_dump
 
         attach_dump(engine, Path(args.dump_context))
-    interactive = sys.stdin.isatty() and not args.jsonl
-    printing = True
     try:
-        async for event in recorder.wrap(engine.run(request, previous_analysis=previous)):
-            if printing:
-                try:
-                    _print(event, args.jsonl)
-                except BrokenPipeError:  # the reader went away (`| head`): stop, keep recording
-                    printing = False
-                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-                    engine.cancel()
-            if isinstance(event, ApprovalRequested):
-                engine.answer_approval(event.request_id,
-                                       await _ask(event, args.yes, interactive))
+        await _stream(engine, start.recorder.wrap(engine.run(
+            request, previous_analysis=start.pending_analysis)), args)
     finally:
         await model.aclose()
         store.close()
     return 0
+
+
+async def _stream(engine: Any, events: AsyncIterator[Event], args: argparse.Namespace) -> None:
+    """Print the run's events as they come and answer its approval requests."""
+    interactive = sys.stdin.isatty() and not args.jsonl
+    printing = True
+    async for event in events:
+        if printing:
+            try:
+                _print(event, args.jsonl)
+            except BrokenPipeError:  # the reader went away (`| head`): stop, keep recording
+                printing = False
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                engine.cancel()
+        if isinstance(event, ApprovalRequested):
+            engine.answer_approval(event.request_id, await _ask(event, args.yes, interactive))
 
 
 def _print(event: Event, jsonl: bool) -> None:

@@ -1,40 +1,19 @@
-"""The history side of the terminal: recording runs, listing, exporting and undoing them."""
+"""The history side of the terminal: listing, exporting and undoing recorded runs."""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
-from typing import Any
 
-from core.config import Settings
 from core.cli.exit_codes import USAGE_ERROR
-from core.store.history import Recorder, Store
-
-
-def start_recorded_run(store: Store, settings: Settings, request: str, model: Any,
-                       conversation: int | None) -> tuple[str, Recorder, list[dict[str, Any]],
-                                                          dict[str, Any] | None]:
-    """Open (or continue) a conversation and start a run; returns its id, recorder, memory
-    and the analysis a clarification answer continues."""
-    from core.engine.memory import memory_from_store
-
-    memory: list[dict[str, Any]] = []
-    previous = None
-    if conversation is None:
-        conversation = store.create_conversation(" ".join(request.split())[:60])
-    else:
-        memory, previous = memory_from_store(store, conversation, settings.history_runs)
-    engine = "phase" if settings.use_phase_task else "classic"
-    run_id = store.start_run(conversation, request, engine, model.provider, model.name,
-                             dataclasses.asdict(settings))
-    return run_id, Recorder(store, run_id), memory, previous
+from core.store.history import Store
+from core.tools.checkpoint import sweep_interrupted_runs
 
 
 def history_command(args: argparse.Namespace) -> int:
     store = Store()
-    store.mark_interrupted()
+    sweep_interrupted_runs(store.mark_interrupted())
     try:
         if args.list_runs:
             return _list(store)

@@ -26,9 +26,9 @@ def probe_command(settings: Settings) -> int:
 
 
 async def _probe(settings: Settings) -> int:
-    from core.llm.factory import make_model
+    from core.engine.runner import endpoint_model
 
-    model = make_model(dataclasses.replace(settings, forcing="auto"))
+    model = endpoint_model(dataclasses.replace(settings, forcing="auto"))
     try:
         result = await probe(model)
     except ModelError as exc:
@@ -36,19 +36,28 @@ async def _probe(settings: Settings) -> int:
         return 1
     finally:
         await model.aclose()
-    if result.answered:
-        store(settings.base_url, model.name, result)
+    if result.replied:
+        result = store(settings.base_url, model.name, result)
     for line in report(settings.base_url, model.name, result, settings.forcing):
         print(redact(line))
-    return 0 if result.answered else 1
+    return 0 if result.replied else 1
+
+
+def _mark(value: bool | None) -> str:
+    return "–" if value is None else "✓" if value else "✗"
 
 
 def report(endpoint: str, model: str, result: ProbeResult, setting: str) -> list[str]:
-    lines = [f"Probed {endpoint} · {model}:"]
+    """One line a strategy: honoured (the protocol held: the forced call came, its arguments
+    fit the schema), answered (the model recorded the color it was asked for; shown, never
+    deciding), and what happened."""
+    when = f" ({result.when()})" if result.when() else ""
+    lines = [f"Probed {endpoint} · {model}{when}:",
+             f"  {'strategy':<12} {'honoured':<9} {'answered':<9} detail"]
     for strategy in STRATEGIES:
-        honoured = result.honoured.get(strategy)
-        mark = "–" if honoured is None else "✓" if honoured else "✗"
-        lines.append(f"  {strategy:<12} {mark}  {result.detail.get(strategy, 'not tried')}")
+        honoured, answered = result.honoured.get(strategy), result.answered.get(strategy)
+        lines.append(f"  {strategy:<12} {_mark(honoured):<9} {_mark(answered):<9} "
+                     f"{result.detail.get(strategy, 'not tried')}")
     lines.append(f"  tools        {'accepted' if result.tools else 'refused by the server'}")
     if setting == "auto":
         lines.append(f"Stage calls will use: {result.chosen}")

@@ -128,6 +128,13 @@ def author_tokens(old: str | None, edits: bool) -> int:
     return min(MAX_AUTHOR_TOKENS, max(800, int(size * TOKENS_PER_CHAR * 1.5) + 600))
 
 
+def offered_parameters(parameters: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Tool parameters as plans are offered them: write_file takes an instruction, edit_file
+    is left out (for a model whose grammar holds planned arguments to them)."""
+    return {name: INSTRUCTION_PARAMETERS if name == WRITE else schema
+            for name, schema in parameters.items() if name != EDIT}
+
+
 def is_authoring(tool: str, arguments: dict[str, Any]) -> bool:
     return tool == WRITE and "instruction" in arguments and "content" not in arguments
 

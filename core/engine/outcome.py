@@ -89,6 +89,9 @@ def _evidence(records: list[PhaseRecord], status: RequirementStatus) -> str:
     bits: list[str] = []
     for record in records:
         phase = record.phase
+        if phase.status == "blocked":
+            bits.append(f"phase {phase.id}: blocked, not run ({phase.failed_reason})")
+            continue
         done = [t for t in phase.tasks if t.status == "done"]
         failed = [t for t in phase.tasks if t.status in ("failed", "blocked")]
         if status == "done" or not failed:
@@ -117,6 +120,11 @@ def record_entry(requirement: str, records: list[PhaseRecord]) -> dict[str, Any]
     return {"requirement": requirement, "status": status, "evidence": _evidence(about, status)}
 
 
+def _only_blocked(requirement: str, records: list[PhaseRecord]) -> bool:
+    about = _attribute(requirement, records)
+    return bool(about) and all(r.phase.status == "blocked" for r in about)
+
+
 def account_requirements(requirements: list[str], records: list[PhaseRecord],
                          claimed: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """One entry per requirement, in order. A model entry (matched by position or by its
@@ -127,6 +135,9 @@ def account_requirements(requirements: list[str], records: list[PhaseRecord],
     entries = []
     for index, requirement in enumerate(requirements):
         own = record_entry(requirement, records)
+        if _only_blocked(requirement, records):
+            entries.append(own)  # its phases never ran: not attempted, whatever the model says
+            continue
         model = by_text.get(requirement.strip().lower())
         if model is None and index < len(claimed) and len(claimed) == len(requirements):
             model = claimed[index]

@@ -1,17 +1,18 @@
 """Forced stage calls: the stage tool forced, the reply validated, repaired once.
 
 How the tool is forced on the model's runtime (a named tool choice, a JSON schema, an
-instruction) is the business of ``core.llm.forcing``: the caller hands it the messages and
-the stage tool and gets back what to send and the call the reply holds. Free calls (the
-classic loop) go through it too, so calls written as text are read back.
+instruction) and whether the reply holds a valid call is the business of ``core.llm``
+(``StageCalls``): the caller hands it the model, the messages, the stage tool and how to
+validate its arguments, and gets back the validated value or why there is none. Free calls
+(the classic loop) go through it too, so calls written as text are read back.
 
-The caller also keeps the run's accounting (budget, calls, tokens) and emits, per model
-call, a ``StageStarted`` when it begins, ``StageDelta`` events while a streaming model
-writes, and one ``LlmCall`` when it ends, naming the model that served it: ``ModelRoles``
-picks the main or the thinking model for each stage. A model that cannot be reached, refuses
-the key or fails three calls in a row aborts the run with ``RunAborted`` (naming which
-model when there are two); any other failure makes the stage return ``None`` so the
-engine can degrade safely.
+The caller keeps the run's accounting (budget, calls, tokens), the one repair of an invalid
+reply, and emits, per model call, a ``StageStarted`` when it begins, ``StageDelta`` events
+while a streaming model writes, and one ``LlmCall`` when it ends, naming the model that
+served it: ``ModelRoles`` picks the main or the thinking model for each stage. A model that
+cannot be reached, refuses the key or fails three calls in a row aborts the run with
+``RunAborted`` (naming which model when there are two); any other failure makes the stage
+return ``None`` so the engine can degrade safely.
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ from core.engine.stage_progress import DeltaRelay
 from core.events import Event, LlmCall, Notice, StageStarted
 from core.llm.base import NO_OPTIONS, CallOptions, ChatModel, Message, ModelError, Reply, \
     ToolCall, error_to_script, estimate_tokens, reply_to_script
-from core.llm.forcing import Forcing
-from core.llm.probe import forcing_for
-from core.schema import SchemaError
+from core.llm.stage_calls import Send, StageCalls
 from core.engine.stages import tool_definition
 
 T = TypeVar("T")
@@ -78,26 +77,28 @@ class StageCaller:
         self.emit = emit
         self.where = where  # (phase id, round) of the next call; (0, 0) outside the rounds
         self.observers: list[Callable[[str, list[Message], list[dict[str, Any]]], None]] = []
-        self.forcings = {role: Forcing(m.capabilities.forcing, notify=self._notify)
-                         for role, m in self.roles.models().items()}
+        self.stages = StageCalls(self._notify)
 
     def _notify(self, level: str, message: str) -> None:
         self.emit(Notice(level="warning" if level == "warning" else "info", message=message))
 
     @property
-    def forcing(self) -> Forcing:
-        """How the main model's calls are forced."""
-        return self.forcings["main"]
-
-    def forcing_of(self, stage: str) -> Forcing:
-        """How calls of ``stage`` are forced: each model (main, thinking) has its own."""
-        return self.forcings[self.roles.role(stage)]
+    def strategy(self) -> str:
+        """How the main model's stage calls are forced now (named, required, …)."""
+        return self.stages.strategy(self.model)
 
     async def prepare(self) -> None:
         """Find how each model's stage calls are forced (probing its endpoint the first
         time it is used, when the model does not say)."""
-        for role, model in self.roles.models().items():
-            self.forcings[role] = await forcing_for(model, self._notify)
+        for model in self.roles.models().values():
+            await self.stages.prepare(model)
+
+    def _sender(self, stage: str, counted: bool) -> Send:
+        """One model call of ``stage`` through ``raw`` (accounting and events)."""
+        async def send(messages: list[Message], tools: list[dict[str, Any]],
+                       tool_choice: dict[str, Any] | str | None, options: CallOptions) -> Reply:
+            return await self.raw(stage, messages, tools, tool_choice, counted, options)
+        return send
 
     async def raw(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
                   tool_choice: dict[str, Any] | str | None, counted: bool,
@@ -156,76 +157,36 @@ class StageCaller:
                    counted: bool, ack: Callable[[T], str] = lambda _: "Recorded.") -> StageResult[T]:
         """Force ``tool``; on success append the assistant/tool pair to ``messages``."""
         offered = tool_definition(tool, parameters)
+        model, send = self.roles.for_stage(stage), self._sender(stage, counted)
         attempt_messages = list(messages)
         problem = ""
         for attempt in (1, 2):
             if counted and self.accounting.exhausted:
                 return StageResult(None, problem or "the iteration budget is spent")
             try:
-                reply = await self._send(stage, attempt_messages, offered, counted)
+                answer = await self.stages.stage(model, attempt_messages, offered, parse, send)
             except ModelError as exc:
                 self.emit(Notice(level="error", stage=stage,
                                  message=f"{stage}: the model call failed — {exc.message}"))
                 return StageResult(None, exc.message)
-            read = self.forcing_of(stage).read_stage(reply, tool)
-            call, problem, value = self._check(read.call, read.problem, parse)
-            if call is not None and not problem:
+            if answer.ok and answer.call is not None:
                 self.accounting.usable += 1
-                messages.append(assistant_calls([call]))
-                messages.append(tool_message(call.id, ack(value)))  # type: ignore[arg-type]
-                return StageResult(value)
+                messages.append(assistant_calls([answer.call]))
+                messages.append(tool_message(answer.call.id, ack(answer.value)))  # type: ignore[arg-type]
+                return StageResult(answer.value)
+            problem = answer.problem
             then = "asking the model to correct it" if attempt == 1 else "continuing without it"
             self.emit(Notice(level="warning", stage=stage,
                              message=f"{stage}: the model's reply was invalid ({problem}); {then}"))
-            attempt_messages = list(messages) + repair_messages(reply, tool, problem)
+            attempt_messages = list(messages) + repair_messages(answer.reply, tool, problem)
         return StageResult(None, problem)
-
-    async def _send(self, stage: str, messages: list[Message], offered: dict[str, Any],
-                    counted: bool) -> Reply:
-        """One stage call as the forcing strategy writes it; sent again without tools when
-        the server refuses them."""
-        forcing = self.forcing_of(stage)
-        while True:
-            out = forcing.stage_request(messages, offered)
-            try:
-                return await self.raw(stage, out.messages, out.tools, out.tool_choice, counted,
-                                      out.options)
-            except ModelError as exc:
-                if not (out.tools and forcing.refused(exc)):
-                    raise
 
     async def auto(self, stage: str, messages: list[Message], tools: list[dict[str, Any]],
                    counted: bool) -> Reply:
         """A free call offering ``tools`` (the classic loop); calls the model wrote as text
         come back as calls."""
-        forcing = self.forcing_of(stage)
-        while True:
-            out = forcing.auto_request(messages, tools)
-            try:
-                reply = await self.raw(stage, out.messages, out.tools, out.tool_choice, counted,
-                                       out.options)
-            except ModelError as exc:
-                if out.tools and forcing.refused(exc):
-                    continue
-                raise
-            names = [t.get("function", t)["name"] for t in tools]
-            return forcing.read_auto(reply, names)
-
-    @staticmethod
-    def _check(call: ToolCall | None, problem: str, parse: Callable[[dict[str, Any]], T]
-               ) -> tuple[ToolCall | None, str, T | None]:
-        if call is None:
-            return None, problem, None
-        try:
-            arguments = json.loads(call.arguments or "{}")
-        except ValueError as exc:
-            return call, f"the arguments are not valid JSON ({exc})", None
-        if not isinstance(arguments, dict):
-            return call, "the arguments must be a JSON object", None
-        try:
-            return call, "", parse(arguments)
-        except SchemaError as exc:
-            return call, str(exc), None
+        return await self.stages.free(self.roles.for_stage(stage), messages, tools,
+                                      self._sender(stage, counted))
 
 
 def assistant_calls(calls: list[ToolCall]) -> Message:

@@ -81,14 +81,16 @@ class Forcing:
     """The strategy of one run (or one probe call); see the module docstring."""
 
     def __init__(self, strategy: str | None = None, *, tools: bool = True,
-                 notify: Notify | None = None) -> None:
-        """``strategy`` None: the strongest (until a probe or the replies say otherwise)."""
+                 notify: Notify | None = None, source: str = "default") -> None:
+        """``strategy`` None: the strongest (until a probe or the replies say otherwise).
+        ``source``: where the strategy came from (``core/llm/probe.py`` ``forcing_for``)."""
         strategy = strategy or STRATEGIES[0]
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown forcing strategy {strategy!r}")
         self.strategy = strategy
         self.tools = tools
         self.notify = notify or _quiet
+        self.source = source
         self._ignored = 0
         self._ids = 0
 

@@ -20,8 +20,8 @@ class Phase:
     estimated_rounds: int = 1
     dependencies: list[int] = field(default_factory=list)
     max_rounds: int = 3
-    # pending → running → completed | incomplete | failed | stopped; superseded when a
-    # re-analysis replaced the plan before it ran; blocked when a phase it depends on failed
+    # pending → running → completed | incomplete | failed | stopped; pending → blocked (a
+    # phase it depends on failed, was blocked or did nothing); pending → superseded
     status: PhaseStatus = "pending"
     tasks: list[Task] = field(default_factory=list)
     rounds: int = 0

@@ -110,8 +110,11 @@ class _Report:
     summary: dict[str, Any] | None = None
 
     def phase(self, phase_id: int) -> _Phase:
+        """The phase with this id; named from the phase plan when it never started (blocked)."""
         if phase_id not in self.phases:
-            self.phases[phase_id] = _Phase(phase_id, f"Phase {phase_id}" if phase_id else "Steps")
+            planned = next((p for p in self.plan if p.get("id") == phase_id), {})
+            name = planned.get("name") or (f"Phase {phase_id}" if phase_id else "Steps")
+            self.phases[phase_id] = _Phase(phase_id, name, planned.get("goal", ""))
         return self.phases[phase_id]
 
     def add(self, event: dict[str, Any]) -> None:

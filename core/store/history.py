@@ -266,15 +266,14 @@ class Store:
         self._change_one("UPDATE runs SET marked = ? WHERE id = ?", (int(marked), run_id),
                          f"no run {run_id}")
 
-    def mark_interrupted(self) -> int:
-        """``running`` runs whose process is gone (killed, crashed) become ``interrupted``,
-        and the temp files their unfinished writes left in the workspace are deleted.
+    def mark_interrupted(self) -> list[str]:
+        """``running`` runs whose process is gone (killed, crashed) become ``interrupted``;
+        returns their ids, so the caller can sweep what their unfinished writes left in the
+        workspace (``core.tools.checkpoint.sweep_interrupted_runs``).
 
         Runs of another live PhaseDesk process (a headless run beside the window) are left
         alone; call this at startup, before this process starts runs of its own.
         """
-        from core.tools.checkpoint import sweep_interrupted
-
         with self._tx() as conn:
             orphans = [row[0] for row in conn.execute(
                 "SELECT id, owner_pid FROM runs WHERE status = 'running'").fetchall()
@@ -284,9 +283,7 @@ class Store:
                     "UPDATE runs SET status = 'interrupted', finished_at = COALESCE("
                     "(SELECT MAX(at) FROM events WHERE run_id = runs.id), started_at) "
                     "WHERE id = ?", (run_id,))
-        for run_id in orphans:
-            sweep_interrupted(run_id)
-        return len(orphans)
+        return orphans
 
     def close(self) -> None:
         with self._lock:

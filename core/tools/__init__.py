@@ -4,12 +4,13 @@ tools of the MCP servers the settings name."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from core.config import Settings
 from core.tools.base import ToolManager
 from core.tools.registry import Tool, ToolRegistry, tool
 
-__all__ = ["Tool", "ToolRegistry", "default_registry", "run_tools", "tool"]
+__all__ = ["Tool", "ToolRegistry", "default_registry", "run_tools", "tool", "tool_parameters"]
 
 
 def default_registry() -> ToolRegistry:
@@ -21,6 +22,13 @@ def default_registry() -> ToolRegistry:
 
     return ToolRegistry([list_files, read_file, search_code, write_file, edit_file,
                          run_command])
+
+
+def tool_parameters() -> dict[str, dict[str, Any]]:
+    """Each workspace tool's parameter schema by name (what the embedded model's grammar
+    holds planned task arguments to)."""
+    registry = default_registry()
+    return {name: registry.parameters(name) for name in registry.names()}
 
 
 def run_tools(settings: Settings, workspace: Path) -> ToolManager:

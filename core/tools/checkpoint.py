@@ -24,6 +24,7 @@ import re
 import shutil
 import tempfile
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -318,3 +319,9 @@ def sweep_interrupted(run_id: str) -> list[str]:
                     os.unlink(entry.path)
                     removed.append(os.path.relpath(entry.path, target.root).replace(os.sep, "/"))
     return removed
+
+
+def sweep_interrupted_runs(run_ids: Iterable[str]) -> list[str]:
+    """``sweep_interrupted`` for each run (those ``Store.mark_interrupted`` just marked);
+    returns the paths removed."""
+    return [path for run_id in run_ids for path in sweep_interrupted(run_id)]

@@ -93,6 +93,9 @@ class ScriptedFactory:
         self.models: list[ScriptedModel] = []
         self.engines: list[RecordingEngine] = []
 
+    def make_models(self, settings: Settings) -> tuple[Any, Any]:
+        return self.make_model(settings), None
+
     def make_model(self, settings: Settings) -> ScriptedModel:
         model = ScriptedModel(self.scripts.pop(0))
         if self.provider:
@@ -102,10 +105,10 @@ class ScriptedFactory:
         self.models.append(model)
         return model
 
-    def make_engine(self, settings: Settings, workspace: Path, model: Any, *,
+    def make_engine(self, settings: Settings, workspace: Path, model: Any, *, thinking: Any,
                     memory: list[dict[str, Any]], run_id: str) -> RecordingEngine:
         engine = create_engine(dataclasses.replace(settings, **self.overrides), workspace,
-                               model=model, memory=memory, run_id=run_id)
+                               model=model, memory=memory, run_id=run_id, thinking=thinking)
         recording = RecordingEngine(engine)
         self.engines.append(recording)
         return recording

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import stat
 from pathlib import Path
@@ -14,11 +13,10 @@ from pytestqt.qtbot import QtBot
 
 from core import appdirs
 from core.config import Settings
-from core.engine.runner import create_engine
 from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import click, count, js, submit, texts, wait_js
-from tests.e2e.scripted_runs import RecordingEngine, ScriptedFactory, two_phase_replies
+from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
@@ -73,14 +71,8 @@ class RolesFactory(ScriptedFactory):
         super().__init__([r for r in replies if r["tool"] not in THINKING_TOOLS])
         self.thinking = thinking
 
-    def make_engine(self, settings: Settings, workspace: Path, model: Any, *,
-                    memory: list[dict[str, Any]], run_id: str) -> RecordingEngine:
-        engine = create_engine(dataclasses.replace(settings, **self.overrides), workspace,
-                               model=model, memory=memory, run_id=run_id,
-                               thinking=ScriptedModel(self.thinking, name="judge-model"))
-        recording = RecordingEngine(engine)
-        self.engines.append(recording)
-        return recording
+    def make_models(self, settings: Settings) -> tuple[Any, Any]:
+        return self.make_model(settings), ScriptedModel(self.thinking, name="judge-model")
 
 
 def test_the_inspector_shows_which_model_served_each_call(qtbot: QtBot,

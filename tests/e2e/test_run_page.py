@@ -180,3 +180,40 @@ def test_new_conversation_clears_the_page(qtbot: QtBot, make_window: WindowMaker
     window.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
     assert js(qtbot, window, "document.getElementById('empty').hidden") is False
+
+
+def test_a_blocked_phase_is_shown_greyed_and_not_run(qtbot: QtBot, make_window: WindowMaker,
+                                                     workspace: Path) -> None:
+    unknown = plan(task(1, "no_such_tool"))
+    factory = ScriptedFactory([
+        analysis("Ship the parser", phases=2, complexity="complex"),
+        phases((1, "Build parser", []), (2, "Document parser", [1])),
+        unknown, unknown, unknown, unknown, summary("## Parser\n\n- phase 1 failed")])
+    window = make_window(factory)
+    submit(qtbot, window, "Ship the parser")
+    wait_js(qtbot, window, FINISHED)
+    assert [(e.phase_id, e.status) for e in factory.last.of("phase_finished")] == [
+        (1, "failed"), (2, "blocked")]
+    phase = ".phase[data-phase-id='2']"
+    assert texts(qtbot, window, f"{phase} .phase-index") == ["Phase 2/2"]
+    assert texts(qtbot, window, f"{phase} .phase-name") == ["Document parser"]
+    assert texts(qtbot, window, f"{phase} .badge") == ["blocked"]
+    assert texts(qtbot, window, f"{phase} .phase-round") == ["Not run"]
+    assert texts(qtbot, window, f"{phase} .phase-summary") == [
+        "Not run: it depends on phase 1 (Build parser), which failed (no valid plan could be "
+        "made)."]
+    assert count(qtbot, window, f"{phase} .task") == 0
+    assert js(qtbot, window, f"getComputedStyle(document.querySelector(\"{phase}\")).filter") \
+        == "grayscale(1)"
+    assert js(qtbot, window, "getComputedStyle(document.querySelector(\".phase[data-phase-id='1']"
+                             "\")).filter") == "none"
+    assert js(qtbot, window, "Array.from(document.querySelectorAll('.phases-list li'))"
+                             ".map(li => li.classList.contains('blocked'))") == [False, True]
+    assert any("Phase 2 (Document parser) is blocked" in t
+               for t in texts(qtbot, window, ".notice"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.resize(1200, 1100)
+    js(qtbot, window, "(() => { document.querySelector('.phases-plan').scrollIntoView("
+                      "{block: 'start'}); return 1; })()")
+    settle(qtbot, window, top=None)
+    assert window.grab().save(str(ARTIFACTS / "window-blocked-phase.png"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import stat
 import sys
@@ -26,6 +27,8 @@ from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import wait_js
 from tests.support.fake_openai import FakeOpenAI
 from ui.settings_dialog import SettingsDialog
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 pytestmark = pytest.mark.gui
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -134,11 +137,12 @@ def test_test_connection_talks_to_an_openai_compatible_server(
         qtbot.waitUntil(lambda: "replied" in dialog.test_label.text()
                         or "failed" in dialog.test_label.text(), timeout=10000)
         qtbot.waitUntil(dialog.test_button.isEnabled, timeout=10000)
-        assert dialog.test_label.text() == (
+        assert re.fullmatch(
             "Connected to openai · tiny-test-model: replied “pong”.\n"
-            "Probe: stage calls use 'named' (named ✓).\n"
-            "Models: this server does not list its models (no /models route); type the "
-            "model's name.")
+            r"Probe \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\): stage calls use 'named' "
+            r"\(honoured: named ✓; answered right: named ✓\)\.\n"
+            r"Models: this server does not list its models \(no /models route\); type the "
+            r"model's name\.", dialog.test_label.text())
         assert server.gets == ["/v1/models"]
         assert dialog.widgets["model"].count() == 0  # nothing listed: the field stays free text
         assert dialog.values()["model"] == "tiny-test-model"
@@ -216,11 +220,15 @@ def test_the_dialog_shows_the_stored_probe_of_the_configured_endpoint(
     settings, _ = config.load()
     config.save(config.from_mapping({"provider": "openai", "base_url": url,
                                      "model": "probed-model"}, settings))
-    store(url, "probed-model", ProbeResult(chosen="json_schema",
-                                           honoured={"named": False, "json_schema": True}))
+    kept = store(url, "probed-model", ProbeResult(
+        chosen="named", honoured={"named": True}, answered={"named": False}))
     dialog = make_window().open_settings()
-    assert dialog.test_label.text() == ("Last probe of this endpoint: stage calls use "
-                                        "'json_schema' (named ✗, json_schema ✓).")
+    assert dialog.test_label.text() == (
+        f"Last probe of this endpoint, {kept.when()}: stage calls use 'named' "
+        "(honoured: named ✓; answered right: named ✗).")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", kept.when())
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert dialog.grab().save(str(ARTIFACTS / "settings-stored-probe.png"))
     dialog.reject()
     config.save(config.from_mapping({"model": "never-probed"}, config.load()[0]))
     dialog = make_window().open_settings()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,8 +16,8 @@ import pytest
 from core.events import PROGRESS_TYPES
 from core.store.history import Store
 from core.tools import paths
-from core.tools.checkpoint import Checkpoint
-from tests.faults.headless_proc import (ORIGINAL_A, Headless, command_script, versions,
+from core.tools.checkpoint import Checkpoint, sweep_interrupted_runs
+from tests.faults.headless_proc import (ORIGINAL_A, ROOT, Headless, command_script, versions,
                                         writing_script)
 from tests.support.proc_tree import (alive, holding, require_sandbox, token, wait_dead,
                                      wait_for_sleepers)
@@ -51,7 +53,7 @@ def check_history(db: Path, printed: list[dict], context: str) -> None:
         stored = store.events(run_id)
         assert stored[:len(printed)] == printed, context
         assert len(stored) - len(printed) in (0, 1), context  # killed between commit and print
-        assert store.mark_interrupted() == 1, context
+        assert store.mark_interrupted() == [run_id], context
         run = store.run(run_id)
         assert run is not None and run["status"] == "interrupted", context
         assert run["llm_calls"] == sum(e["kind"] == "llm_call" for e in stored), context
@@ -82,8 +84,10 @@ def test_sigkill_at_20_random_points_keeps_history_and_files_whole(
         check_files(ws, context)
 
 
+@pytest.mark.parametrize("front_end", ["history command", "direct"])
 def test_temp_files_of_a_killed_write_are_swept_when_the_run_is_marked_interrupted(
-        tmp_path: Path) -> None:
+        front_end: str, tmp_path: Path) -> None:
+    """The front ends sweep what the runs ``Store.mark_interrupted`` marks left behind."""
     ws = fresh_workspace(tmp_path / "ws")
     (ws / "sub").mkdir()
     with Store() as store:
@@ -96,7 +100,19 @@ def test_temp_files_of_a_killed_write_are_swept_when_the_run_is_marked_interrupt
         kept = [ws / ".a.txt.notes.tmp", ws / ".b.txt.k3j_9x2q.tmp", ws / "sub" / "x.tmp"]
         for path in left + kept:
             path.write_text("half a file", encoding="utf-8")
-        assert store.mark_interrupted() == 1
+        if front_end == "direct":
+            assert sweep_interrupted_runs(store.mark_interrupted()) == [
+                ".a.txt.k3j_9x2q.tmp", "sub/.new.txt.0a1b2c3d.tmp"]
+        else:
+            gone = subprocess.Popen([sys.executable, "-c", "pass"])
+            gone.wait()
+            with store._tx() as conn:  # the run's process is gone
+                conn.execute("UPDATE runs SET owner_pid = ? WHERE id = ?", (gone.pid, run_id))
+    if front_end != "direct":
+        listed = subprocess.run([sys.executable, str(ROOT / "main_qt.py"), "--headless",
+                                 "--list-runs"], capture_output=True, text=True, timeout=60)
+        assert listed.returncode == 0, listed.stderr
+        assert run_id in listed.stdout and "interrupted" in listed.stdout
     assert [p.exists() for p in left] == [False, False]
     assert [p.exists() for p in kept] == [True, True, True]
     assert (ws / "a.txt").read_text(encoding="utf-8") == ORIGINAL_A

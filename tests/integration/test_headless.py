@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from core.store.history import Store
 from tests.support.event_order import canonical
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,6 +97,31 @@ def test_usage_errors_exit_2(tmp_path: Path, isolated_home: Path) -> None:
     assert script.returncode == 2 and "replies[0]" in script.stderr
     assert headless(isolated_home, "--headless", "--max-iterations", "0", "hi").returncode == 2
     assert headless(isolated_home, "--export", "no-such-run").returncode == 2
+
+
+def test_a_follow_up_continues_its_conversation_and_an_unknown_one_is_refused(
+        tmp_path: Path, isolated_home: Path) -> None:
+    ws = demo_workspace(tmp_path)
+    first = headless(isolated_home, "--headless", "--jsonl", "--workspace", str(ws),
+                     "--model-script", str(DEMO), REQUEST)
+    assert first.returncode == 0, first.stderr
+    unknown = headless(isolated_home, "--headless", "--workspace", str(ws), "--model-script",
+                       str(DEMO), "--conversation", "99", "and now the docs")
+    assert unknown.returncode == 2 and "no conversation 99 in the history" in unknown.stderr
+    dump = tmp_path / "context"
+    again = headless(isolated_home, "--headless", "--jsonl", "--workspace", str(ws),
+                     "--model-script", str(DEMO), "--conversation", "1",
+                     "--dump-context", str(dump), "and now the docs")
+    assert again.returncode == 0, again.stderr
+    with Store(isolated_home / "data" / "history.sqlite3") as store:
+        [conversation] = store.list_conversations()
+        assert [r["request"] for r in store.runs(conversation["id"])] == [
+            REQUEST, "and now the docs"]
+    prompts = " ".join(str(m["content"]) for p in sorted(dump.iterdir())
+                       for m in json.loads(p.read_text())["messages"])
+    assert ("Earlier run [milestone: changed files]: goal «Switch the demo service to port "
+            "8080 with debug off, and document it» ended completed. Summary: ## Demo service "
+            "reconfigured") in prompts
 
 
 def test_exhausted_script_still_exits_0_with_a_fallback_summary(tmp_path: Path,

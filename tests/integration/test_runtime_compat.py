@@ -16,6 +16,7 @@ import pytest
 
 from core.llm.base import CallOptions
 from core.llm.openai_client import OpenAIModel
+from core.llm.probe import PROBE_TOOL, ProbeResult, store
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.fake_runtimes import EXPECTED_STRATEGY, RUNTIMES, FakeRuntime
 from tests.support.script import analysis, judge, phases, plan, summary, task
@@ -86,13 +87,13 @@ def test_probe_flag_prints_what_the_endpoint_honours(runtime: str, isolated_home
         done = headless(isolated_home, "--probe", "--base-url", server.base_url, "--model", "m")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    marks = {line.split()[0]: line.split()[1] for line in lines[1:5]}
-    honoured = {"openai": "named required json_schema prompted",
-                "vllm": "named required json_schema prompted",
-                "llama_server": "json_schema prompted", "ollama": "json_schema prompted",
-                "no_tools": "prompted"}[runtime].split()
-    assert marks == {s: "✓" if s in honoured else "✗"
-                     for s in ("named", "required", "json_schema", "prompted")}
+    assert lines[1].split() == ["strategy", "honoured", "answered", "detail"]
+    marks = {line.split()[0]: line.split()[1] + line.split()[2] for line in lines[2:6]}
+    expected = {"openai": "✓✓ ✓✓ ✓✓ ✓✓", "vllm": "✓✓ ✓✓ ✓✓ ✓✓",
+                # llama-server writes the named call as text; "required" runs to max_tokens
+                "llama_server": "✗✓ ✗– ✓✓ ✓✓", "ollama": "✗– ✗– ✓✓ ✓✓",
+                "no_tools": "✗– ✗– ✗✓ ✓✓"}[runtime].split()
+    assert marks == dict(zip(("named", "required", "json_schema", "prompted"), expected))
     assert lines[-1] == f"Stage calls will use: {EXPECTED_STRATEGY[runtime]}"
     assert ("refused by the server" in done.stdout) == (runtime == "no_tools")
 
@@ -116,3 +117,51 @@ def test_an_endpoint_refusing_max_tokens_gets_max_completion_tokens(tmp_path: Pa
     limits = [{k: v for k, v in r["body"].items() if k.startswith("max_")} for r in server.requests]
     assert limits == [{"max_tokens": 64}, {"max_completion_tokens": 64},
                       {"max_completion_tokens": 64}]
+
+
+def test_a_probe_answered_with_a_wrong_value_picks_named_and_the_run_ends_with_a_model_summary(
+        tmp_path: Path, isolated_home: Path) -> None:
+    wrong = {PROBE_TOOL: [{"tool": PROBE_TOOL, "arguments": {"color": "red"}}]}
+    with FakeRuntime("openai", {**stages(), **wrong}) as server:
+        done = headless(isolated_home, "--jsonl", "--workspace", str(tmp_path), "--base-url",
+                        server.base_url, "--model", "fake-model", "--api-key", "k", REQUEST)
+    assert done.returncode == 0, done.stderr[-3000:]
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    summary_event = next(e for e in events if e["kind"] == "summary")
+    assert summary_event["generated_by"] == "model"
+    assert (tmp_path / "hello.txt").read_text() == WRITE["content"]
+    probes = [r for r in server.requests if r["stage"] == PROBE_TOOL]
+    assert [r["mode"] for r in probes] == ["named"]
+    assert {r["mode"] for r in server.requests} == {"named"}
+    stored = json.loads((isolated_home / "data" / "endpoint_probes.json").read_text())
+    entry = stored[f"{server.base_url} fake-model"]
+    assert (entry["chosen"], entry["honoured"], entry["answered"]) == (
+        "named", {"named": True}, {"named": False})
+    notices = [e["message"] for e in events if e["kind"] == "notice"]
+    assert not any("did not hold" in n or "invalid" in n for n in notices), notices
+
+
+def test_a_stored_result_that_does_not_hold_is_probed_again(tmp_path: Path,
+                                                           isolated_home: Path) -> None:
+    old = ProbeResult(chosen="named", honoured={"named": True}, answered={"named": True})
+    with FakeRuntime("ollama", stages()) as server:
+        store(server.base_url, "fake-model", old)  # the headless run shares isolated_home
+        before = json.loads((isolated_home / "data" / "endpoint_probes.json").read_text())
+        done = headless(isolated_home, "--jsonl", "--workspace", str(tmp_path), "--base-url",
+                        server.base_url, "--model", "fake-model", REQUEST)
+    assert done.returncode == 0, done.stderr[-3000:]
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    modes = [(r["stage"], r["mode"]) for r in server.requests]
+    assert modes[:5] == [("request_analyser", "named"), ("request_analyser", "named"),
+                         (PROBE_TOOL, "named"), (PROBE_TOOL, "required"),
+                         (PROBE_TOOL, "json_schema")]
+    assert {mode for _, mode in modes[5:]} == {"json_schema"}
+    notices = [e["message"] for e in events if e["kind"] == "notice"]
+    assert any("again, as its stored result did not hold: stage calls use 'json_schema'" in n
+               and "Using 'json_schema' for the rest of the run." in n for n in notices), notices
+    entry = json.loads((isolated_home / "data" / "endpoint_probes.json").read_text())[
+        f"{server.base_url} fake-model"]
+    assert entry["chosen"] == "json_schema"
+    assert entry["probed_at"] >= before[f"{server.base_url} fake-model"]["probed_at"]
+    assert next(e for e in events if e["kind"] == "summary")["generated_by"] == "model"
+    assert (tmp_path / "hello.txt").read_text() == WRITE["content"]

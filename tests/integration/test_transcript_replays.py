@@ -132,7 +132,8 @@ def test_the_recorded_rename_run_never_applies_the_rename_twice(tmp_path: Path) 
         assert f"WARNING: {path} was replaced by much less content" in judge_prompts[0]
 
 
-def test_the_recorded_add_function_run_keeps_plans_and_stops_repeating(tmp_path: Path) -> None:
+def test_the_recorded_add_function_run_keeps_plans_and_blocks_what_follows_a_failed_phase(
+        tmp_path: Path) -> None:
     folder = workspace("add-function", tmp_path)
     request = (TRANSCRIPTS / "add-function" / "request.txt").read_text().strip()
     model = ScriptedModel(recorded("add-function"))
@@ -141,6 +142,24 @@ def test_the_recorded_add_function_run_keeps_plans_and_stops_repeating(tmp_path:
     # the plan with "overwrite": true on edit_file is kept, the argument dropped
     assert any("dropped the unknown argument 'overwrite'" in n for n in notices)
     assert not any("unknown field 'overwrite'" in n for n in notices)
+    # recorded: phase 3 ran after phase 2 failed (and the run re-analysed from there)
+    assert [(e.phase_id, e.status) for e in of(events, "phase_finished")] == [
+        (1, "completed"), (2, "failed"), (3, "blocked"), (4, "blocked"), (5, "blocked")]
+    assert [e.phase_id for e in of(events, "phase_started")] == [1, 2]
+    assert any(n.startswith("Phase 3 (Test Code) is blocked and was not run: it depends on "
+                            "phase 2 (Write Code), which failed") for n in notices)
+    assert kinds(events)[-2:] == ["summary", "run_finished"]
+
+
+def test_the_recorded_add_function_reanalysis_repairs_the_cycle_and_stops_repeating(
+        tmp_path: Path) -> None:
+    """The recorded run from its second analysis (after the engine re-analysed the request)."""
+    folder = workspace("add-function", tmp_path)
+    request = (TRANSCRIPTS / "add-function" / "request.txt").read_text().strip()
+    replies = recorded("add-function")
+    second = [i for i, r in enumerate(replies) if r.get("tool") == "request_analyser"][1]
+    events = replay(ScriptedModel(replies[second:]), folder, request)
+    notices = [n.message for n in of(events, "notice")]
     # the phase plan with a dependency cycle is repaired, not thrown away
     assert any("phase dependency cycle" in n for n in notices)
     assert len(of(events, "phases_planned")[-1].phases) == 3
@@ -150,6 +169,9 @@ def test_the_recorded_add_function_run_keeps_plans_and_stops_repeating(tmp_path:
     assert any("the plan only repeats earlier work" in n for n in notices)
     rounds = executed_rounds(events)
     assert len(rounds) == len(set(rounds))
+    # phase 1 did nothing: the two phases that depend on it are blocked
+    assert [(e.phase_id, e.status) for e in of(events, "phase_finished")] == [
+        (1, "incomplete"), (2, "blocked"), (3, "blocked")]
 
 
 @pytest.mark.parametrize("name", ["rename-key", "add-function"])

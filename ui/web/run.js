@@ -81,7 +81,8 @@
         for (const status of phase.taskStatus.values()) if (status === "done") done += 1;
         const total = phase.taskStatus.size;
         const [d, t] = phase.finalCount || [done, total];
-        roundText.textContent = phase.round ? "Round " + phase.round + " of " + phase.maxRounds : "Planning…";
+        roundText.textContent = phase.blocked ? "Not run" :
+          phase.round ? "Round " + phase.round + " of " + phase.maxRounds : "Planning…";
         countText.textContent = d + "/" + t + " tasks done";
         fill.style.width = (t ? Math.round((d / t) * 100) : 0) + "%";
       },
@@ -91,12 +92,16 @@
     return phase;
   }
 
-  /** The phase with this id; an implicit one (classic engine, phase 0) when none was started. */
+  /** The phase with this id; one made from the phase plan when it was never started (a blocked
+   * phase), else an implicit one (classic engine, phase 0). */
   PD.phaseOf = function (run, phaseId) {
     const id = PD.num(phaseId);
     let phase = run.phases.get(id);
     if (!phase) {
-      phase = makePhase(run, id, { name: id ? "Phase " + id : "" });
+      const planned = (run.planned || []).findIndex((p) => PD.num(p.id) === id);
+      const p = planned >= 0 ? run.planned[planned] : null;
+      phase = makePhase(run, id, p ? { name: PD.str(p.name), goal: PD.str(p.goal), index: planned + 1,
+        total: run.planned.length } : { name: id ? "Phase " + id : "" });
       PD.add(run.body, phase.el);
       run.activePhase = phase;
     }
@@ -153,8 +158,10 @@
       (phases.length === 1 ? " phase planned" : " phases planned") +
       (PD.str(ev.execution_strategy) ? " · " + PD.str(ev.execution_strategy) : "")));
     const list = PD.el("ol", "phases-list");
+    run.planned = phases;
     for (const p of phases) {
       const item = PD.add(PD.el("li"), PD.el("span", "phases-name", PD.str(p.name)));
+      item.dataset.phaseId = String(PD.num(p.id));
       if (PD.str(p.goal)) PD.add(item, PD.el("span", "phases-goal", " — " + PD.str(p.goal)));
       PD.add(list, item);
     }
@@ -172,8 +179,17 @@
     const run = PD.currentRun();
     const phase = PD.phaseOf(run, ev.phase_id);
     const status = PD.str(ev.status) || "finished";
-    phase.badge.className = "badge " + (status === "completed" ? "badge-success" : "badge-warning");
+    phase.blocked = status === "blocked";
+    phase.badge.className = "badge " + (status === "completed" ? "badge-success" :
+      phase.blocked ? "badge-muted" : "badge-warning");
     phase.badge.textContent = PD.words(status);
+    if (phase.blocked) {
+      phase.el.classList.add("blocked");
+      const lists = run.body.querySelectorAll(".phases-list");  // the latest plan's
+      for (const item of lists.length ? lists[lists.length - 1].children : []) {
+        if (item.dataset.phaseId === String(PD.num(ev.phase_id))) item.classList.add("blocked");
+      }
+    }
     phase.finalCount = [PD.num(ev.tasks_done), PD.num(ev.tasks_total)];
     phase.el.classList.add("finished");
     if (PD.str(ev.summary)) PD.add(phase.body, PD.markdown("div", "phase-summary", ev.summary, ev.summary_html));

@@ -23,7 +23,7 @@ from core.llm.base import Message, ModelError, ToolCall
 from core.models.phase import Phase
 from core.models.task import Task
 from core.engine.prompts import CLASSIC_SYSTEM, classic_request
-from core.engine.workspace_overview import overview
+from core.tools.overview import overview
 from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
 from core.tools.base import ToolContext

@@ -19,6 +19,7 @@ from typing import Any
 from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
 from core.llm.base import Message
 from core.models.phase import Phase
+from core.engine.phase.dependencies import block, blocked_by, missing_work
 from core.engine.phase.rounds import PhaseRounds
 from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
     SUMMARIZER_SYSTEM, analyser_user, execution_request, reanalyse_user, tool_catalogue
@@ -30,7 +31,7 @@ from core.models.stage_results import Analysis, PhasePlan, PlannedPhase, TaskSpe
 from core.engine.stages import REQUEST_ANALYSER, parse_analysis, parse_phase_plan, \
     phase_planner_schema
 from core.engine.base import EngineBase
-from core.engine.workspace_overview import overview
+from core.tools.overview import overview
 from core.engine.authoring import AuthoringContext, check_write, related_results
 from core.tools.base import ToolContext
 
@@ -141,11 +142,17 @@ class PhaseEngine(EngineBase):
         self.records.extend(new_records)
         self.tally.records = self.records
         handoff: tuple[TaskSpec, ...] = plan.first_tasks
+        planned = {r.phase.id: r.phase for r in new_records}
         for index, record in enumerate(new_records, start=1):
             if self.accounting.exhausted:
                 return "budget_exhausted"
+            if why := blocked_by(record.phase, planned):
+                block(record.phase, why, self.emit)
+                handoff = ()
+                continue
             earlier = "\n".join(level1(r) for r in self.records if r.phase.status != "pending"
                                 and r is not record)
+            earlier = "\n\n".join(filter(None, (earlier, missing_work(record.phase, planned))))
             self._current = record
             following = new_records[index].phase if index < len(new_records) else None
             runner = PhaseRounds(self, record, index, len(new_records),

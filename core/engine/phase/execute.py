@@ -7,11 +7,12 @@ so the judge gets what really changed (``judge_facts``).
 
 from __future__ import annotations
 
-from core.engine.phase.judge_facts import round_facts, snapshot
+from core.engine.phase.judge_facts import round_facts
 from core.engine.phase.host import PhaseHost
 from core.engine.phase.stall import StallGuard, action_key
 from core.events import TaskFinished
 from core.models.task import Task
+from core.tools.snapshots import snapshot
 
 
 async def execute_round(engine: PhaseHost, guard: StallGuard, tasks: list[Task], phase_id: int,

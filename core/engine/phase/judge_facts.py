@@ -1,40 +1,23 @@
 """What the engine knows about a round, told to the judge so that "done" is checked.
 
 Before a round runs, the files its tasks will write are read; afterwards they are read
-again. The judge gets the tasks that errored or were not run, each changed file with a
-short diff, and a warning when a write replaced an existing file with much less content
-(a file overwritten with a stub is the classic silent failure of small models).
+again (``core/tools/snapshots.py``). The judge gets the tasks that errored or were not
+run, each changed file with a short diff, and a warning when a write replaced an existing
+file with much less content (a file overwritten with a stub is the classic silent failure
+of small models).
 """
 
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
 
 from core.models.task import Task
+from core.tools.snapshots import Snapshot
 
-READ_CAP = 256 * 1024
 DIFF_LINES = 6
 LINE_CHARS = 120
 SHRINK_RATIO = 0.5
 SHRINK_LEAST = 40
-
-Snapshot = dict[str, str | None]
-
-
-def snapshot(workspace: Path, paths: set[str]) -> Snapshot:
-    """The text of each path (None when it does not exist or cannot be read)."""
-    texts: Snapshot = {}
-    for rel in sorted(paths):
-        target = workspace / rel
-        try:
-            if not target.is_file() or target.stat().st_size > READ_CAP:
-                texts[rel] = None
-                continue
-            texts[rel] = target.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            texts[rel] = None
-    return texts
 
 
 def _diff(before: str, after: str) -> list[str]:

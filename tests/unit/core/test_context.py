@@ -81,6 +81,20 @@ def test_memory_shows_summaries_not_raw_text() -> None:
     assert "Port is 8080" in text and "[milestone: changed files]" in text
 
 
+def test_memory_over_the_cap_drops_milestones_only_when_they_alone_exceed_it() -> None:
+    def run(tag: str, milestone: str = "") -> dict[str, str]:
+        return {"goal": tag, "status": "completed", "summary": f"{tag} " + "x" * 600,
+                "milestone": milestone}
+
+    runs = [run("M1", "marked by the person"), run("U1"), run("M2", "changed files"),
+            run("M3", "marked by the person"), run("U2")]
+    kept = [r["goal"] for r in runs if r["goal"] in format_memory(runs, cap=2200)]
+    assert kept == ["M2", "M3", "U2"]  # U1, then the oldest milestone; the newest run stays
+    assert [r["goal"] for r in runs if r["goal"] in format_memory(runs, cap=3000)] == [
+        "M1", "M2", "M3", "U2"]
+    assert format_memory([], cap=10) == ""
+
+
 def test_engine_compacts_a_long_phase_and_keeps_protocol(tmp_path: Path) -> None:
     for n in range(4):
         (tmp_path / f"big{n}.txt").write_text("line of text\n" * 3000)

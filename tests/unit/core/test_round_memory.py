@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from core.engine.phase.judge_facts import file_facts, round_facts, snapshot
+from core.engine.phase.judge_facts import file_facts, round_facts
+from core.tools.snapshots import snapshot
 from core.engine.placeholders import add_dependencies, references, resolve
 from core.engine.phase.stall import StallGuard, action_key
 from core.engine.task_specs import arguments_schema

@@ -123,3 +123,160 @@ def test_no_engine_file_compares_a_provider_name() -> None:
             for line in p.read_text(encoding="utf-8").splitlines()
             if ".provider" in line and ("==" in line or "!=" in line or " in (" in line)]
     assert hits == []
+
+
+def forbidden(edges: dict[str, set[str]], where: str, banned: tuple[str, ...]) -> list[str]:
+    """``module -> target`` for each import by a module under ``where`` of a module under
+    one of ``banned`` (a package name covers its modules)."""
+    def under(name: str, package: str) -> bool:
+        return name == package or name.startswith(package + ".")
+
+    return sorted(f"{name} -> {target}" for name, targets in edges.items() if under(name, where)
+                  for target in targets if any(under(target, b) for b in banned))
+
+
+def test_the_engine_asks_core_llm_for_stage_calls_and_never_forces_them_itself() -> None:
+    assert forbidden(graph(), "core.engine", ("core.llm.forcing", "core.llm.probe")) == []
+
+
+def test_the_model_boundary_imports_no_tools_engine_or_store() -> None:
+    assert forbidden(graph(), "core.llm", ("core.tools", "core.engine", "core.store")) == []
+
+
+def test_the_store_imports_no_tools_engine_or_model() -> None:
+    assert forbidden(graph(), "core.store", ("core.tools", "core.engine", "core.llm")) == []
+
+
+def test_the_import_rules_find_what_they_forbid() -> None:
+    edges = {"core.engine.stage_caller": {"core.llm.forcing", "core.llm.base"},
+             "core.engine.phase.engine": {"core.llm.probe"}, "core.engines": {"core.llm.probe"},
+             "core.llm.factory": {"core.tools", "core.config"}, "core.llm.x": {"core.store.history"}}
+    assert forbidden(edges, "core.engine", ("core.llm.forcing", "core.llm.probe")) == [
+        "core.engine.phase.engine -> core.llm.probe", "core.engine.stage_caller -> core.llm.forcing"]
+    assert forbidden(edges, "core.llm", ("core.tools", "core.engine", "core.store")) == [
+        "core.llm.factory -> core.tools", "core.llm.x -> core.store.history"]
+
+
+# Only core/tools opens workspace files. What counts as touching files: a call of open,
+# io.open, os.open / fdopen / scandir / listdir / walk / remove / unlink / rename / replace /
+# rmdir / mkdir / makedirs, any shutil function, or a path method that reads, writes, lists
+# or deletes (read_text, read_bytes, write_text, write_bytes, iterdir, glob, rglob, unlink,
+# rmdir, mkdir, touch, rename). Checks that only test a path (exists, is_dir, stat) are not
+# counted, nor methods named ``open`` (``tools.open()`` starts MCP servers).
+# Two rules: core/engine touches no file at all (it reaches the workspace through
+# core/tools), and no module outside core/tools touches a path built from something named
+# ``workspace`` (other modules do open their own files: the config, the history database,
+# exports, model scripts).
+FILE_FUNCTIONS = {"open", "io.open", "os.open", "os.fdopen", "os.scandir", "os.listdir",
+                  "os.walk", "os.remove", "os.unlink", "os.rename", "os.replace", "os.rmdir",
+                  "os.mkdir", "os.makedirs"}
+PATH_METHODS = {"read_text", "read_bytes", "write_text", "write_bytes", "iterdir", "glob",
+                "rglob", "unlink", "rmdir", "mkdir", "touch", "rename"}
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return f"{inner}.{node.attr}" if inner else ""
+    return ""
+
+
+def file_touches(source: str) -> list[tuple[int, str, bool]]:
+    """(line, what, whether it names a workspace) for each call that touches files."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _dotted(node.func)
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if name in FILE_FUNCTIONS or name.startswith("shutil.") or method in PATH_METHODS:
+            words = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)] + \
+                [n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)]
+            found.append((node.lineno, name or method,
+                          any("workspace" in w.lower() for w in words)))
+    return found
+
+
+def test_the_engine_touches_no_file_itself() -> None:
+    touches = [f"{name}:{line} {what}" for name, path in project_modules().items()
+               if name.startswith("core.engine")
+               for line, what, _ in file_touches(path.read_text(encoding="utf-8"))]
+    assert touches == []
+
+
+def test_only_core_tools_touches_workspace_paths() -> None:
+    modules = dict(project_modules(), main_qt=ROOT / "main_qt.py")
+    touches = [f"{name}:{line} {what}" for name, path in modules.items()
+               if not (name == "core.tools" or name.startswith("core.tools."))
+               for line, what, workspace in file_touches(path.read_text(encoding="utf-8"))
+               if workspace]
+    assert touches == []
+
+
+def test_the_file_rules_find_what_they_forbid() -> None:
+    source = "\n".join([
+        "text = (workspace / rel).read_text()",               # 1: workspace
+        "handle = open(self.run_state.workspace / 'a.txt')",  # 2: workspace
+        "entries = os.scandir(root)",                         # 3: a file touch
+        "shutil.rmtree(settings.workspace)",                  # 4: workspace
+        "data = path.read_bytes()",                           # 5: a file touch
+        "await self.tools.open(self.emit)",                   # not a file
+        "ready = (workspace / rel).exists()",                 # only a check
+    ])
+    assert file_touches(source) == [(1, "read_text", True), (2, "open", True),
+                                    (3, "os.scandir", False), (4, "shutil.rmtree", True),
+                                    (5, "path.read_bytes", False)]
+
+
+# Models are built in one place: core/engine/runner.py (and the model boundary itself).
+# Anywhere else, importing the factory (core.llm.factory) or calling a model class
+# (OpenAIModel, EmbeddedModel, ScriptedModel, or ScriptedModel.from_file) fails this.
+MODEL_BUILDERS = ("core.engine.runner", "core.llm")
+MODEL_CLASSES = {"OpenAIModel", "EmbeddedModel", "ScriptedModel", "ScriptedModel.from_file"}
+
+
+def model_builds(source: str) -> list[tuple[int, str]]:
+    """(line, what) for each call of a model class in ``source``."""
+    return [(node.lineno, _dotted(node.func)) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and (
+                _dotted(node.func) in MODEL_CLASSES
+                or _dotted(node.func).rpartition(".")[2] in MODEL_CLASSES - {"from_file"})]
+
+
+def outside_the_builders(name: str) -> bool:
+    return not any(name == b or name.startswith(b + ".") for b in MODEL_BUILDERS)
+
+
+def test_models_are_built_only_by_the_runner() -> None:
+    edges = {name: targets for name, targets in graph().items() if outside_the_builders(name)}
+    assert forbidden(edges, "core", ("core.llm.factory",)) == []
+    assert forbidden(edges, "ui", ("core.llm.factory",)) == []
+    modules = dict(project_modules(), main_qt=ROOT / "main_qt.py")
+    builds = [f"{name}:{line} {what}" for name, path in modules.items()
+              if outside_the_builders(name)
+              for line, what in model_builds(path.read_text(encoding="utf-8"))]
+    assert builds == []
+
+
+def test_the_model_rule_finds_what_it_forbids() -> None:
+    source = "\n".join(["model = OpenAIModel(url, name)",
+                        "model = ScriptedModel.from_file(path)",
+                        "model = embedded.EmbeddedModel()",
+                        "model = factory.make_models(settings)"])
+    assert model_builds(source) == [(1, "OpenAIModel"), (2, "ScriptedModel.from_file"),
+                                    (3, "embedded.EmbeddedModel")]
+    edges = {"ui.run_controller": {"core.llm.factory"}, "core.engine.runner": {"core.llm.factory"}}
+    assert forbidden({n: t for n, t in edges.items() if outside_the_builders(n)}, "ui",
+                     ("core.llm.factory",)) == ["ui.run_controller -> core.llm.factory"]
+
+
+def test_runs_are_recorded_only_through_the_stores_start_function() -> None:
+    """``Store.start_run`` is called by ``core.store.runs.start_recorded_run`` alone, which
+    both front ends call."""
+    callers = [name for name, path in project_modules().items()
+               if ".start_run(" in path.read_text(encoding="utf-8")]
+    assert callers == ["core.store.runs"]
+    for front_end in ("ui.run_controller", "core.cli.headless"):
+        assert "core.store.runs" in graph()[front_end], front_end

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from core import secrets
-from core.events import (Event, FileChanged, Judged, LlmCall, Notice, Summary, TaskFinished,
-                         from_dict)
+from core.events import (Event, FileChanged, Judged, LlmCall, Notice, PhaseFinished, PhasesPlanned,
+                         PhaseStarted, Summary, TaskFinished, from_dict)
 from core.store.export import FORMAT, export_json, export_markdown, export_text
 from core.store.history import Recorder, Store
 
@@ -102,6 +102,20 @@ def test_markdown_of_an_interrupted_classic_run(store: Store) -> None:
     text = export_markdown(store, run_id)
     assert "### Steps" in text and "| 1.  | `run_command` | failed | exit 2 stderr |" in text
     assert "*No summary was recorded (run status: interrupted).*" in text
+
+
+def test_markdown_names_a_blocked_phase_from_the_phase_plan(store: Store) -> None:
+    events: list[Event] = [
+        PhasesPlanned([{"id": 1, "name": "Build", "goal": "Build it"},
+                       {"id": 2, "name": "Document", "goal": "Document it"}], "sequential"),
+        PhaseStarted(1, "Build", "Build it", 1, 2, 3),
+        PhaseFinished(1, "failed", 2, 0, 0, ""),
+        PhaseFinished(2, "blocked", 0, 0, 0, "Not run: it depends on phase 1 (Build), which "
+                                             "failed.")]
+    text = export_markdown(store, _record(store, events, {}))
+    assert "### Document\n\n*Goal:* Document it\n" in text
+    assert ("**Phase result:** blocked · 0/0 tasks · 0 rounds — Not run: it depends on phase 1 "
+            "(Build), which failed.") in text
 
 
 def test_unknown_run_cannot_be_exported(store: Store) -> None:

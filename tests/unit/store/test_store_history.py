@@ -106,8 +106,8 @@ def test_mark_interrupted_ends_only_running_runs(store: Store) -> None:
     store.append_event(live, Notice("info", "working"))
     store.finish_run(done, "cancelled", 1, 2, 3)
 
-    assert store.mark_interrupted() == 2
-    assert store.mark_interrupted() == 0
+    assert sorted(store.mark_interrupted()) == sorted([live, silent])
+    assert store.mark_interrupted() == []
     statuses = {r["id"]: r["status"] for r in store.runs(conversation)}
     assert statuses == {live: "interrupted", silent: "interrupted", done: "cancelled"}
     assert all(r["finished_at"] is not None for r in store.runs(conversation))
@@ -178,4 +178,4 @@ def test_run_finished_ends_the_run_in_the_same_commit(store: Store) -> None:
     run = store.run(run_id)
     assert run is not None and run["status"] == "clarification_needed"
     assert (run["llm_calls"], run["prompt_tokens"], run["completion_tokens"]) == (1, 7, 3)
-    assert store.mark_interrupted() == 0
+    assert store.mark_interrupted() == []

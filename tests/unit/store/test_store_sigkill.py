@@ -77,7 +77,7 @@ def test_sigkill_mid_run_loses_nothing_that_was_reported(tmp_path: Path) -> None
             assert run["changed_files"] == len({e["path"] for e in events
                                                 if e["kind"] == "file_changed"}), context
 
-            assert store.mark_interrupted() == 1, context
+            assert store.mark_interrupted() == [run_id], context
             run = store.run(run_id)
             assert run is not None and run["status"] == "interrupted", context
             assert run["finished_at"] is not None, context

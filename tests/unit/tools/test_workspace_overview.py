@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from core.engine.workspace_overview import overview
+from core.tools.overview import overview
 
 
 def make(root: Path, *files: str) -> None:
