@@ -21,6 +21,7 @@ from core.events import FileChanged
 from core.tools import paths
 from core.tools.base import DENIED, ToolContext, ToolError
 from core.tools.checkpoint import Checkpoint, atomic_write
+from core.tools.code_checks import parse_refusal, write_facts
 from core.tools.diffs import Diff, Side, bounded, file_diff, read_side
 from core.tools.registry import Limit, PathArg, tool
 
