@@ -15,9 +15,8 @@ import re
 _CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`|https?://\S+|"
                    r"[A-Za-z0-9_.-]*[A-Za-z0-9][./\\_][A-Za-z0-9_][A-Za-z0-9_./\\-]*", re.S)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』")
-# (script, pattern, whether each character counts as a word): Han, kana and Hangul are
-# written without spaces between words, so each character counts; Thai is too, four
-# letters to a word; the rest count words.
+# (script, pattern, words per match): Han, kana and Hangul put no spaces between words, so
+# each character counts as one; Thai neither, four letters to a word; the rest count words.
 _SCRIPTS: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("han", re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"), 1.0),
     ("kana", re.compile(r"[\u3040-\u30ff]"), 1.0),
@@ -53,6 +52,9 @@ _CODES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "f
           "ru": "Russian", "uk": "Ukrainian", "pl": "Polish", "tr": "Turkish", "vi": "Vietnamese",
           "ar": "Arabic", "fa": "Persian", "he": "Hebrew", "hi": "Hindi", "id": "Indonesian",
           "sv": "Swedish", "cs": "Czech", "el": "Greek", "th": "Thai"}
+_DENSE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+                    r"\u1100-\u11ff\u3130-\u318f]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
 _CLAIM = re.compile(r"[^\W\d_][^\n{}\[\]<>\"`]{0,39}")
 _LETTERS = re.compile(r"[^\W\d_]+")
 ENGLISH = "English"
@@ -90,8 +92,7 @@ def _chinese(text: str) -> str:
 def _claimed(claimed: str) -> str:
     """The model's answer made a short language name ("" when it is not one)."""
     text = " ".join(claimed.split())
-    match = _CLAIM.fullmatch(text)
-    if not match:
+    if not _CLAIM.fullmatch(text):
         return ""
     code = _CODES.get(text.lower().replace("_", "-").split("-")[0])
     if code and len(text) <= 5:
@@ -147,6 +148,5 @@ def is_english(language: str) -> bool:
 def word_count(text: str) -> int:
     """Words in ``text``, counting two Han, kana or Hangul characters as one word (those
     scripts put no spaces between words)."""
-    dense = sum(len(pattern.findall(text)) for name, pattern, _ in _SCRIPTS[:3])
-    rest = _SCRIPTS[0][1].sub(" ", _SCRIPTS[1][1].sub(" ", _SCRIPTS[2][1].sub(" ", text)))
-    return len(re.findall(r"[^\W\d_]{2,}", rest)) + (dense + 1) // 2
+    dense = len(_DENSE.findall(text))
+    return len(_WORD.findall(_DENSE.sub(" ", text))) + (dense + 1) // 2
