@@ -106,6 +106,7 @@ class RequestAnalysed(Event):
     constraints: list[str]
     complexity: str
     estimated_phases: int
+    language: str = ""  # the request's ("" in runs recorded before it was recorded)
 
 
 @dataclass(frozen=True)

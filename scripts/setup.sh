@@ -26,7 +26,8 @@ install_model() {
 APT_PACKAGES=(xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
   libxcb-xkb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-shape0 libxcb-randr0 libxcb-xinerama0
   libegl1 libgl1 libnss3 libxcomposite1 libxdamage1 libxrandr2 libxtst6 libxkbfile1
-  libasound2 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-noto-color-emoji ripgrep
+  libasound2 libfontconfig1 libdbus-1-3 fonts-dejavu-core fonts-noto-color-emoji
+  fonts-wqy-microhei ripgrep
   bubblewrap)
 if command -v dpkg >/dev/null 2>&1; then
   missing=()

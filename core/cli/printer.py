@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from core import events as ev
+from core.engine.language import is_english
 from core.models.phase import describe_quality
 
 SANDBOX = {"sandboxed": "sandboxed", "sandboxed_network": "sandboxed, network on",
@@ -21,7 +22,8 @@ def _run_started(e: ev.RunStarted) -> str:
 
 
 def _analysed(e: ev.RequestAnalysed) -> str:
-    return f"🔍 goal: {e.core_goal} ({e.complexity}, ~{e.estimated_phases} phase(s))"
+    language = "" if is_english(e.language) else f", {e.language}"
+    return f"🔍 goal: {e.core_goal} ({e.complexity}, ~{e.estimated_phases} phase(s){language})"
 
 
 def _phases(e: ev.PhasesPlanned) -> str:

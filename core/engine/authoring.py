@@ -51,11 +51,12 @@ RELATED_EACH = 2_000
 @dataclass(frozen=True)
 class AuthoringContext:
     """What the engine knows around a write task: the structured request, the goal being
-    worked on, and the results the task builds on (bounded text)."""
+    worked on, the results the task builds on (bounded text), and the person's language."""
 
     request: str
     goal: str = ""
     related: str = ""
+    language: str = ""
 
 
 @dataclass

@@ -60,6 +60,7 @@ class EngineBase:
         self.executor = TaskExecutor(self.tools, self.run_state, self.approvals, self.emit,
                                      settings.max_parallel_tasks)
         self.tally = RunTally(status="failed")
+        self.language = ""  # the person's, once the engine knows it ("" reads as English)
         self.base_messages: list[Message] = []
         self.changed_files: list[str] = []
         self.file_changes = 0
@@ -83,7 +84,7 @@ class EngineBase:
 
     def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
         """Hook: what an authored write of task ``ctx.task_id`` builds on."""
-        return AuthoringContext(request=self.tally.goal)
+        return AuthoringContext(request=self.tally.goal, language=self.language)
 
     def position(self) -> tuple[int, int]:
         """Hook: (phase id, round) the next model call works for; (0, 0) outside the rounds."""
@@ -230,7 +231,7 @@ class EngineBase:
         """The summary from the model (forced summarizer, outside the budget); raises
         ``SummaryUnavailable`` when its reply cannot be used."""
         return await model_summary(self.caller, self.summary_context(), self.tally,
-                                   self.context_window)
+                                   self.context_window, self.language)
 
     def summary_context(self) -> list[Message]:
         return list(self.base_messages)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from core.engine.language import is_english
+
 ANALYSER_SYSTEM = (
     "Turn the person's request into a structured requirement for an agent that works on the "
     "files of one workspace folder with tools (list, read, search, write, edit files; run "
@@ -54,6 +56,37 @@ LANGUAGES = {".py": "python", ".js": "javascript", ".ts": "typescript", ".json":
              ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".cfg": "ini", ".ini": "ini",
              ".sql": "sql", ".rs": "rust", ".go": "go", ".java": "java", ".c": "c",
              ".cpp": "cpp", ".h": "c", ".rb": "ruby"}
+
+
+# What each stage writes for the person to read, asked for in the person's language.
+PERSON_FACING = {
+    "request_analyser": "core_goal, requirements, constraints and clarification_questions",
+    "phase_planner": "phase names and goals, and task titles and descriptions",
+    "plan": "reasoning, task titles and descriptions",
+    "judge": "user_summary, comments, failed_reason and task titles",
+    "think": "user_summary and next_round_strategy",
+    "summarizer": "final_summary, highlights, quality_assessment and evidence",
+    "classic": "your answer and summary",
+}
+
+
+def language_ask(language: str, stage: str) -> str:
+    """The sentence that ends a stage's instruction asking for its text for the person in the
+    person's language; "" for English, the language the instructions are written in."""
+    if is_english(language):
+        return ""
+    return (f"\n\nWrite {PERSON_FACING[stage]} in {language}, the person's language; code, "
+            "paths and tool arguments stay as they are.")
+
+
+def authoring_language(language: str) -> str:
+    """The authoring call's note on a request in another language: the file is not
+    translated; "" for English."""
+    if is_english(language):
+        return ""
+    return (f"The request is in {language}. Do not translate the file: code, names and text "
+            "the task does not ask to change stay as they are; new comments follow the "
+            "language of the file's comments.")
 
 
 def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
@@ -194,6 +227,8 @@ def authoring_prompt(path: str, instruction: str, current: str | None, context: 
         parts.append(f"An earlier try at {path} failed: {failure}")
     if facts:
         parts.append(f"Checked after the last write of {path}: {facts}")
+    if authoring_language(context.language):
+        parts.append(authoring_language(context.language))
     if edits:
         parts.append(
             f"{path} is long: reply with search/replace blocks only, each like\n"

@@ -13,18 +13,17 @@ message the model can act on. Plans (and phase plans) are repaired rather than r
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import replace
 from typing import Any, Mapping
 
 from core.models.stage_results import Analysis, NextAction, PhasePlan, Plan, PlannedPhase, \
     RequirementClaim, SummaryReply, TaskVerdict, ThinkDecision, Verdict, from_fields
+from core.engine.language import word_count
 from core.engine.task_specs import Check, checked_tasks, repair_dependencies, task_schema
 from core.schema import SchemaError, coerce
 
 MAX_PHASES = 5
 MAX_TASKS = 8
-WORD = re.compile(r"[^\W\d_]{2,}")
 DEFAULT_QUALITY = 8.0
 
 
@@ -68,6 +67,7 @@ REQUEST_ANALYSER = _object({
     "clarification_needed": {"type": "boolean", "description": "True only if the request "
                              "cannot be acted on; default false."},
     "clarification_questions": _strings(3, 200, "Questions for the person, if needed."),
+    "language": _str(40, "The request's language."),
 }, ["core_goal", "requirements", "complexity", "estimated_phases"])
 
 PHASE_PLANNER = _object({
@@ -179,13 +179,14 @@ def parse_analysis(args: dict[str, Any]) -> Analysis:
                     constraints=data.get("constraints", []), complexity=data["complexity"],
                     estimated_phases=data["estimated_phases"],
                     clarification_needed=bool(data.get("clarification_needed")) and bool(questions),
-                    clarification_questions=questions)
+                    clarification_questions=questions, language=data.get("language", ""))
 
 
 def concrete_question(text: str) -> bool:
-    """A question a person could answer: two words asked ("Which file?") or four said."""
-    words = len(WORD.findall(text))
-    return words >= 4 or (words >= 2 and text.strip().endswith("?"))
+    """A question a person could answer: two words asked ("Which file?", "哪个文件？") or
+    four said (two Han characters count as a word)."""
+    words = word_count(text)
+    return words >= 4 or (words >= 2 and text.strip().endswith(("?", "？")))
 
 
 def parse_phases(args: dict[str, Any]) -> PhasePlan:
@@ -290,7 +291,7 @@ def parse_summary(args: dict[str, Any]) -> SummaryReply:
     if isinstance(args, dict) and "requirements" not in args:
         args = {**args, "requirements": []}
     data = coerce(args, SUMMARIZER)
-    if len(WORD.findall(data["final_summary"])) < 3:
+    if word_count(data["final_summary"]) < 3:
         raise SchemaError("$.final_summary: describe the run in words (what was done, what "
                           "changed, what is left)")
     return SummaryReply(final_summary=data["final_summary"],

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from core.events import Summary
 from core.llm.base import Message
 from core.engine.outcome import account_requirements, reconcile_claimed
-from core.engine.prompts import summarizer_instruction
+from core.engine.prompts import language_ask, summarizer_instruction
 from core.engine.reports import PhaseRecord, degraded_reports
 from core.engine.stage_caller import StageCaller
 from core.engine.stages import SUMMARIZER, parse_summary
@@ -73,11 +73,12 @@ class SummaryUnavailable(Exception):
 
 
 async def model_summary(caller: StageCaller, base: list[Message], tally: RunTally,
-                        context_window: int) -> Summary:
+                        context_window: int, language: str = "") -> Summary:
+    """The summary from the model, its text for the person asked in ``language``."""
     reports, _ = degraded_reports(tally.records, max(context_window // 3, 1000))
+    instruction = summarizer_instruction(tally.status_line(), reports, tally.requirements)
     messages = list(base) + [{"role": "user",
-                              "content": summarizer_instruction(tally.status_line(), reports,
-                                                                tally.requirements)}]
+                              "content": instruction + language_ask(language, "summarizer")}]
     result = await caller.call("summarizer", messages, "summarizer", SUMMARIZER, parse_summary,
                                counted=False)
     if result.value is None:
@@ -93,7 +94,9 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
 
 
 def fallback_summary(tally: RunTally, why: str = "") -> Summary:
-    """A summary from the recorded judge summaries and task outcomes, without the model."""
+    """A summary from the recorded judge summaries and task outcomes, without the model: the
+    engine's own text, in English whatever the person's language (the judge summaries it
+    quotes are in the language the judge wrote them in)."""
     lines = [f"**Run {tally.status.replace('_', ' ')}** — {tally.status_line()}."]
     if why:
         lines.append(f"\nThe summary was written without the model: {why}.")

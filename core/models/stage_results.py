@@ -47,6 +47,7 @@ class Analysis:
     estimated_phases: int
     clarification_needed: bool = False
     clarification_questions: list[str] = field(default_factory=list)
+    language: str = ""  # the request's; the engine settles it (``core.engine.language``)
 
     def as_text(self) -> str:
         """The structured request as it enters the execution context."""

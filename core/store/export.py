@@ -174,6 +174,8 @@ def export_markdown(store: Store, run_id: str) -> str:
     lines += [f"> {line}" for line in info["request"].splitlines() or [""]]
     if report.analysis:
         lines += ["", "## Analysis", "", f"**Goal:** {_line(report.analysis['core_goal'])}", ""]
+        if report.analysis.get("language"):
+            lines += [f"**Language:** {_line(report.analysis['language'])}", ""]
         lines += [f"- {_line(item)}" for item in report.analysis["requirements"]]
     if report.questions:
         lines += ["", "## Questions for you", ""]

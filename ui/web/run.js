@@ -145,6 +145,10 @@
     const head = PD.el("div", "analysis-head");
     PD.add(head, PD.el("span", "analysis-icon", "🎯"), PD.el("span", "analysis-goal", PD.str(ev.core_goal)),
       PD.el("span", "badge badge-muted", "complexity: " + (PD.str(ev.complexity) || "?")));
+    const language = PD.str(ev.language);
+    if (language && !/^english\b/i.test(language)) {
+      PD.add(head, PD.el("span", "badge badge-muted analysis-language", "language: " + language));
+    }
     const cols = PD.add(PD.el("div", "analysis-cols"), listBlock("Requirements", ev.requirements),
       listBlock("Constraints", ev.constraints));
     PD.add(run.body, PD.add(card, head, cols));

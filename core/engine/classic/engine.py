@@ -22,7 +22,8 @@ from core.engine.task_executor import for_model
 from core.llm.base import Message, ModelError, ToolCall
 from core.models.phase import Phase
 from core.models.task import Task
-from core.engine.prompts import CLASSIC_SYSTEM, classic_request
+from core.engine.language import decide
+from core.engine.prompts import CLASSIC_SYSTEM, classic_request, language_ask
 from core.tools.overview import overview
 from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
@@ -54,7 +55,8 @@ class ClassicEngine(EngineBase):
     def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
         """The request and what the loop's earlier calls found."""
         return AuthoringContext(request=self.request, related=related_results(self.phase.tasks,
-                                                                               set()))
+                                                                               set()),
+                                language=self.language)
 
     def position(self) -> tuple[int, int]:
         """The loop's next call decides its next round (its tool batch)."""
@@ -62,12 +64,14 @@ class ClassicEngine(EngineBase):
 
     async def work(self, request: str, previous: dict | None) -> str:
         self.request = request
+        self.language = decide(request)  # no analysis here: the request's script tells
         goal = " ".join(request.split())[:200]
         self.phase.goal, self.tally.goal = goal, goal
         self.phase.max_rounds = self.accounting.budget
         self.tally.records = [self.record]
         files = await asyncio.to_thread(overview, self.run_state.workspace)
-        self.messages = [{"role": "system", "content": CLASSIC_SYSTEM},
+        system = CLASSIC_SYSTEM + language_ask(self.language, "classic")
+        self.messages = [{"role": "system", "content": system},
                          {"role": "user", "content": classic_request(request, self.memory, files)}]
         self.base_messages = self.messages
         self.phase.status = "running"

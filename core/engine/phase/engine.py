@@ -21,8 +21,10 @@ from core.llm.base import Message
 from core.models.phase import Phase
 from core.engine.phase.dependencies import block, blocked_by, missing_work
 from core.engine.phase.rounds import PhaseRounds
+from core.engine.language import decide, detect
 from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
-    SUMMARIZER_SYSTEM, analyser_user, execution_request, reanalyse_user, tool_catalogue
+    SUMMARIZER_SYSTEM, analyser_user, execution_request, language_ask, reanalyse_user, \
+    tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
 from core.engine.phase.stall import Done
@@ -46,6 +48,7 @@ class PhaseEngine(EngineBase):
         self.records: list[PhaseRecord] = []
         self._current: PhaseRecord | None = None
         self._request = ""
+        self._prior = ""  # the language of the analysis a clarification answer continues
         self.reanalysed = False
         self.actions: dict[str, Done] = {}
         self.analysis_text = ""
@@ -60,16 +63,20 @@ class PhaseEngine(EngineBase):
 
     async def work(self, request: str, previous: dict | None) -> str:
         self._request = request
+        prior = (previous or {}).get("language")
+        self._prior = prior if isinstance(prior, str) else ""
         self.tally.requirements = [" ".join(request.split())[:200]]  # until an analysis lists them
         analysis = await self.analyse(analyser_user(request, previous))
         while True:
             self.tally.goal = analysis.core_goal
             self.tally.requirements = list(analysis.requirements) or [analysis.core_goal]
+            self.language = analysis.language
             self.emit(RequestAnalysed(core_goal=analysis.core_goal,
                                       requirements=analysis.requirements,
                                       constraints=analysis.constraints,
                                       complexity=analysis.complexity,
-                                      estimated_phases=analysis.estimated_phases))
+                                      estimated_phases=analysis.estimated_phases,
+                                      language=analysis.language))
             analyst = self.caller.roles.for_stage("request_analyser")
             if analysis.clarification_needed and not (
                     analyst.capabilities.clarification_trusted and self.can_ask):
@@ -109,15 +116,20 @@ class PhaseEngine(EngineBase):
         return [{"role": "system", "content": SUMMARIZER_SYSTEM}, *request]
 
     async def analyse(self, user_text: str) -> Analysis:
-        messages: list[Message] = [{"role": "system", "content": ANALYSER_SYSTEM},
-                                   {"role": "user", "content": user_text}]
+        """The analysis, its language settled from the request's script and the model's
+        answer (``language.decide``); without a usable analysis, the request as its goal."""
+        seen = detect(self._request) or self._prior
+        messages: list[Message] = [
+            {"role": "system", "content": ANALYSER_SYSTEM},
+            {"role": "user", "content": user_text + language_ask(seen, "request_analyser")}]
         result = await self.caller.call("request_analyser", messages, "request_analyser",
                                         REQUEST_ANALYSER, parse_analysis, counted=False)
         if result.value is not None:
-            return result.value
+            return replace(result.value, language=decide(self._request, result.value.language,
+                                                         self._prior))
         goal = " ".join(self._request.split())[:300] or "(empty request)"
         return Analysis(core_goal=goal, requirements=[], constraints=[], complexity="medium",
-                        estimated_phases=1)
+                        estimated_phases=1, language=decide(self._request, "", self._prior))
 
     async def run_phases(self, analysis: Analysis) -> str:
         self.analysis_text = analysis.as_text()
@@ -178,7 +190,8 @@ class PhaseEngine(EngineBase):
                                                 estimated_rounds=SINGLE_PHASE_ROUNDS),))
         if analysis.estimated_phases == 1 and analysis.complexity != "complex":
             return single
-        messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION}]
+        messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION
+                                          + language_ask(self.language, "phase_planner")}]
         names, most = self.tools.names(), self.settings.max_tasks_per_round
         result = await self.caller.call(
             "phase_planner", messages, "phase_planner",
@@ -207,13 +220,14 @@ class PhaseEngine(EngineBase):
         phase's earlier reads found."""
         record = self._current
         if record is None:
-            return AuthoringContext(request=self.analysis_text)
+            return AuthoringContext(request=self.analysis_text, language=self.language)
         phase = record.phase
         task = next((t for t in reversed(phase.tasks) if t.id == ctx.task_id
                      and t.round == phase.rounds), None)
         wanted = set(task.dependencies) if task is not None else set()
         return AuthoringContext(request=self.analysis_text, goal=phase.goal,
-                                related=related_results(phase.tasks, wanted))
+                                related=related_results(phase.tasks, wanted),
+                                language=self.language)
 
     def finish_phases(self) -> None:
         for record in self.records:

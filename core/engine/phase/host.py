@@ -29,6 +29,7 @@ class PhaseHost(Protocol):
     reanalysed: bool
     run_state: RunState
     file_changes: int
+    language: str  # the person's: stage instructions ask for its text for them in it
     actions: dict[str, Done]  # every call the run executed, by action (see ``stall``)
 
     def emit(self, event: Event) -> None: ...

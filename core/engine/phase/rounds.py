@@ -28,7 +28,8 @@ from core.llm.base import Message
 from core.models.phase import PhaseStatus
 from core.models.task import Task
 from core.engine.phase.host import PhaseHost
-from core.engine.prompts import judge_instruction, phase_intro, plan_instruction, think_instruction
+from core.engine.prompts import judge_instruction, language_ask, phase_intro, plan_instruction, \
+    think_instruction
 from core.engine.reports import PhaseRecord, level2
 from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, verdict_is_open
 from core.models.stage_results import Plan, TaskSpec, ThinkDecision, Verdict
@@ -139,7 +140,7 @@ class PhaseRounds:
         names = engine.tools.names()
         self.messages.append({"role": "user", "content": plan_instruction(
             phase.rounds, phase.max_rounds, settings.max_tasks_per_round, self.mode,
-            self.detail)})
+            self.detail) + language_ask(engine.language, "plan")})
         result = await engine.caller.call(
             "plan", self.messages, "plan_tool_call",
             plan_schema(engine.tools.offered_names(), settings.max_tasks_per_round,
@@ -229,7 +230,8 @@ class PhaseRounds:
         engine, phase = self.engine, self.phase
         names, most = engine.tools.names(), engine.settings.max_tasks_per_round
         self.messages.append({"role": "user", "content": judge_instruction(
-            phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)})
+            phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)
+            + language_ask(engine.language, "judge")})
         result = await engine.caller.call(
             "judge", self.messages, "judge_tasks", judge_schema(engine.tools.offered_names(), most),
             lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
@@ -304,7 +306,8 @@ class PhaseRounds:
 
     async def _think(self) -> ThinkDecision | None:
         engine, phase = self.engine, self.phase
-        self.messages.append({"role": "user", "content": think_instruction(phase.rounds)})
+        self.messages.append({"role": "user", "content": think_instruction(phase.rounds)
+                              + language_ask(engine.language, "think")})
         result = await engine.caller.call("think", self.messages, "think", THINK, parse_think,
                                           counted=True, ack=lambda _: "Noted.")
         if result.value is None:
