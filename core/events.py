@@ -242,7 +242,8 @@ class FileChanged(Event):
     with ``added``/``removed`` counting all of it. When the run wrote the file before,
     ``run_diff`` (with ``run_added``/``run_removed``) is the run's whole change to it, from
     before the run; else it is "" and ``diff`` is that. Runs recorded before diffs were kept
-    have none."""
+    have none. ``source`` is "command" for a file a command (or an MCP tool) changed: seen
+    by comparing the workspace before and after the call, without a diff or an undo."""
 
     kind: ClassVar[str] = "file_changed"
     path: str
@@ -256,6 +257,7 @@ class FileChanged(Event):
     run_added: int = 0
     run_removed: int = 0
     run_diff: str = ""
+    source: Literal["tool", "command"] = "tool"
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,8 @@ def _run_finished(e: ev.RunFinished) -> str:
 def _file_changed(e: ev.FileChanged) -> str:
     """One line per write: "+n −m path", and whether the file is new."""
     what = {"created": " (new file)", "deleted": " (deleted)"}.get(e.change, "")
+    if e.source == "command":
+        return f"    ✎ {e.path} {e.change} by a command{' ' + what.strip() if what else ''}"
     return f"    ✎ +{e.added} −{e.removed} {e.path}{what}"
 
 

@@ -33,11 +33,14 @@ def tool_parameters() -> dict[str, dict[str, Any]]:
 
 def run_tools(settings: Settings, workspace: Path) -> ToolManager:
     """The tools of one run: the workspace tools, plus the enabled MCP servers' tools
-    (started by the run's ``open`` and stopped by its ``close``)."""
+    (started by the run's ``open`` and stopped by its ``close``); the files that commands and
+    MCP tools change are reported like writes (``watched``)."""
+    from core.tools.watched import WatchedTools
+
     registry = default_registry()
     if not any(server.enabled for server in settings.mcp_servers):
-        return registry
+        return WatchedTools(registry)
     from core.tools.mcp_tools import McpToolbox
 
-    return McpToolbox(registry, settings.mcp_servers, workspace,
-                      settings.mcp_start_timeout_s, settings.mcp_call_timeout_s)
+    return WatchedTools(McpToolbox(registry, settings.mcp_servers, workspace,
+                                   settings.mcp_start_timeout_s, settings.mcp_call_timeout_s))

@@ -92,9 +92,12 @@
     entry.removed = PD.num(whole ? ev.run_removed : ev.removed);
     if (PD.str(ev.change) === "deleted") entry.change = "deleted";
     entry.row.dataset.change = entry.change;
+    const byCommand = PD.str(ev.source) === "command";
+    if (!byCommand) entry.undoable = true;
     entry.head.replaceChildren(changeBadge(entry.change), PD.el("span", "file-path", path),
       entry.diff ? counts(entry.added, entry.removed) : PD.el("span", "file-bytes", PD.bytes(ev.bytes)),
-      PD.fileUndoButton(run, path));
+      entry.undoable ? PD.fileUndoButton(run, path)
+        : PD.el("span", "file-by-command", "changed by a command · no diff, no undo"));
     entry.body.replaceChildren();
     if (typeof html === "string") PD.add(entry.body, PD.diffBlock(html));
   }

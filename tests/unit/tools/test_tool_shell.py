@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tool_harness import Harness
 
+from core.events import FileChanged
 from core.tools import shell
 from core.tools.base import ToolResult
 from tests.support.proc_tree import (alive, holding, require_sandbox, token, wait_dead,
@@ -158,3 +159,22 @@ def test_capture_keeps_head_and_tail_in_bounded_memory(data: bytes, sizes: list[
     assert bytes(capture.head) == data[:keep]
     assert tail == data[keep:][-keep:]
     assert capture.dropped == max(len(data) - 2 * keep, 0)
+
+
+def test_files_a_command_changes_are_reported_like_writes(harness: Harness) -> None:
+    from core.tools.watched import WatchedTools
+
+    (harness.workspace / "keep.txt").write_text("same")
+    (harness.workspace / "old.txt").write_text("old")
+    watched = WatchedTools(harness.registry)
+    result = asyncio.run(watched.execute(
+        "run_command", {"command": "echo token > token.txt; echo x >> keep.txt; rm old.txt"},
+        harness.ctx()))
+    assert result.ok
+    changes = [(e.path, e.change, e.source) for e in harness.events
+               if isinstance(e, FileChanged)]
+    assert changes == [("keep.txt", "modified", "command"), ("token.txt", "created", "command"),
+                       ("old.txt", "deleted", "command")]
+    harness.events.clear()
+    asyncio.run(watched.execute("run_command", {"command": "cat keep.txt"}, harness.ctx()))
+    assert not any(isinstance(e, FileChanged) for e in harness.events)
