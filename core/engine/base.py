@@ -26,9 +26,12 @@ from core.engine.task_executor import TaskExecutor
 from core.llm.base import ChatModel, Message
 from core.secrets import scrub_event
 from core.engine.outcome import decide_outcome
+from core.engine.requested_changes import asks_for_changes
 from core.engine.stage_caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
 from core.tools.base import RunState, ToolContext, ToolManager
+from core.tools.overview import overview
+from core.tools.workspace_tests import tests_hint
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,7 @@ class EngineBase:
         self.tally = RunTally(status="failed")
         self.language = ""  # the person's, once the engine knows it ("" reads as English)
         self.base_messages: list[Message] = []
+        self.request = ""  # the person's words, as given to ``run``
         self.changed_files: list[str] = []
         self.file_changes = 0
         self._queue: asyncio.Queue[Event] = asyncio.Queue()
@@ -81,6 +85,14 @@ class EngineBase:
 
     def on_file_changed(self, path: str) -> None:
         """Hook for engines that attribute changes to a phase."""
+
+    def workspace_view(self) -> str:
+        """The workspace's files for the run's first user turn, and how to run its tests when
+        it has some and commands are offered (reads the workspace: run it in a thread)."""
+        text = overview(self.run_state.workspace)
+        hint = tests_hint(self.run_state.workspace) if "run_command" in \
+            self.tools.offered_names() else ""
+        return f"{text}\n\n{hint}" if hint else text
 
     def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
         """Hook: what an authored write of task ``ctx.task_id`` builds on."""
@@ -130,6 +142,8 @@ class EngineBase:
 
     async def _drive(self, request: str, previous: dict | None) -> None:
         started = time.monotonic()
+        self.request = request
+        self.tally.changes_requested = asks_for_changes(request)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),
@@ -216,7 +230,8 @@ class EngineBase:
         self._finished = True
         acc = self.accounting
         outcome = decide_outcome(self.tally.status, self.tally.records, acc.usable,
-                                 summary.requirements, answered=self.answered())
+                                 summary.requirements, answered=self.answered(),
+                                 changes_requested=self.tally.changes_requested)
         self.emit(dataclasses.replace(summary, outcome=outcome))
         self.emit(RunFinished(status=self.tally.status,  # type: ignore[arg-type]
                               llm_calls=acc.calls, prompt_tokens=acc.prompt_tokens,

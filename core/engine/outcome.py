@@ -40,15 +40,18 @@ def phase_status(phase: Phase) -> RequirementStatus:
 
 
 def decide_outcome(status: str, records: list[PhaseRecord], usable_replies: int,
-                   requirements: list[dict[str, Any]], answered: bool = False) -> Outcome:
+                   requirements: list[dict[str, Any]], answered: bool = False,
+                   changes_requested: bool = False) -> Outcome:
     """``succeeded``: every phase done by the record (ended complete, as the judge or Think
     decided, with a clean last round; in the classic loop an answer with nothing failing in
     its last batch) and every requirement done; ``failed``: nothing
-    achieved (no phase or requirement done, no file changed, no answer) or no usable stage
-    reply at all; else ``partial``."""
+    achieved (no phase or requirement done, no file changed, no answer), no usable stage
+    reply at all, or a request to change files in which no file changed; else ``partial``."""
     phases = [r.phase for r in records if r.phase.status != "superseded"]
     phases_done = [phase_status(p) == "done" for p in phases]
     changed = sum(len(r.changed_files) for r in records)
+    if changes_requested and not changed:
+        return "failed"
     achieved = any(phases_done) or changed > 0 or answered or any(
         r.get("status") == "done" for r in requirements)
     if usable_replies == 0 or not achieved:
@@ -126,10 +129,12 @@ def _only_blocked(requirement: str, records: list[PhaseRecord]) -> bool:
 
 
 def account_requirements(requirements: list[str], records: list[PhaseRecord],
-                         claimed: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+                         claimed: list[dict[str, Any]] | None = None,
+                         changes_requested: bool = False) -> list[dict[str, Any]]:
     """One entry per requirement, in order. A model entry (matched by position or by its
     text) is kept only where the record allows it: "done" needs work the record shows done
-    for that requirement; a missing status or evidence is taken from the record."""
+    for that requirement (and, when the request asks for changes, a changed file); a missing
+    status or evidence is taken from the record."""
     claimed = [c for c in (claimed or []) if isinstance(c, dict)]
     by_text = {str(c.get("requirement", "")).strip().lower(): c for c in claimed}
     entries = []
@@ -142,16 +147,28 @@ def account_requirements(requirements: list[str], records: list[PhaseRecord],
         if model is None and index < len(claimed) and len(claimed) == len(requirements):
             model = claimed[index]
         entries.append(_reconcile(own, model))
+    if changes_requested and not any(r.changed_files for r in records):
+        entries = [_unwritten(entry) for entry in entries]
     return entries
 
 
-def reconcile_claimed(claimed: list[dict[str, Any]], records: list[PhaseRecord]
-                      ) -> list[dict[str, Any]]:
+def _unwritten(entry: dict[str, Any]) -> dict[str, Any]:
+    """No requirement of a request to change files is done while the run changed no file: a
+    read or a search is no evidence that a function was implemented."""
+    if entry["status"] != "done":
+        return entry
+    return {**entry, "status": "failed",
+            "evidence": f"no file was changed ({entry['evidence']})"[:EVIDENCE_CHARS]}
+
+
+def reconcile_claimed(claimed: list[dict[str, Any]], records: list[PhaseRecord],
+                      changes_requested: bool = False) -> list[dict[str, Any]]:
     """Requirements the summary call derived from the request (no analysis listed them),
     each checked against the record like any other."""
     texts = [" ".join(str(c.get("requirement", "")).split()) for c in claimed
              if isinstance(c, dict)]
-    return account_requirements([t for t in texts if t][:8], records, claimed)
+    return account_requirements([t for t in texts if t][:8], records, claimed,
+                                changes_requested)
 
 
 def _reconcile(own: dict[str, Any], model: dict[str, Any] | None) -> dict[str, Any]:

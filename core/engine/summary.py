@@ -32,6 +32,7 @@ class RunTally:
     records: list[PhaseRecord] = field(default_factory=list)
     # The analysis's requirements; None where nothing analysed the request (classic loop).
     requirements: list[str] | None = None
+    changes_requested: bool = False  # the request asks for files to be created or changed
 
     @property
     def phases_completed(self) -> int:
@@ -57,10 +58,11 @@ class RunTally:
     def accounted(self, claimed: list[dict] | None = None) -> tuple[list[dict], str]:
         """The requirement checklist and, when it is empty, why."""
         if self.requirements is None:
-            entries = reconcile_claimed(claimed or [], self.records)
+            entries = reconcile_claimed(claimed or [], self.records, self.changes_requested)
             return entries, "" if entries else ("the classic loop does not analyse the "
                                                 "request, and no summary call listed them")
-        entries = account_requirements(self.requirements, self.records, claimed)
+        entries = account_requirements(self.requirements, self.records, claimed,
+                                       self.changes_requested)
         return entries, "" if entries else "the analysis listed no requirements"
 
     def status_line(self) -> str:

@@ -45,7 +45,7 @@ def check_files(ws: Path, context: str) -> None:
 
 def check_history(db: Path, printed: list[dict], context: str) -> None:
     """The DB opens, holds every printed event of the record in order (progress events are
-    printed, not recorded), and marks the run interrupted."""
+    printed, not recorded), and marks the run interrupted; its temp files are then swept."""
     run_id = printed[0]["run_id"]
     printed = [e for e in printed if e["kind"] not in PROGRESS_TYPES]
     with Store(db) as store:
@@ -53,7 +53,10 @@ def check_history(db: Path, printed: list[dict], context: str) -> None:
         stored = store.events(run_id)
         assert stored[:len(printed)] == printed, context
         assert len(stored) - len(printed) in (0, 1), context  # killed between commit and print
-        assert store.mark_interrupted() == [run_id], context
+        marked = store.mark_interrupted()
+        assert marked == [run_id], context
+    sweep_interrupted_runs(marked)  # what the front ends do with the runs marked interrupted
+    with Store(db) as store:
         run = store.run(run_id)
         assert run is not None and run["status"] == "interrupted", context
         assert run["llm_calls"] == sum(e["kind"] == "llm_call" for e in stored), context

@@ -24,7 +24,6 @@ from core.models.phase import Phase
 from core.models.task import Task
 from core.engine.language import decide
 from core.engine.prompts import CLASSIC_SYSTEM, classic_request, language_ask
-from core.tools.overview import overview
 from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
 from core.tools.base import ToolContext
@@ -42,7 +41,6 @@ class ClassicEngine(EngineBase):
         super().__init__(*args, **kwargs)
         self.messages: list[Message] = []
         self.answer: str | None = None
-        self.request = ""
         self.phase = Phase(id=1, name="Reasoning loop", goal="", max_rounds=0)
         self.record = PhaseRecord(self.phase)
         self.loops = LoopDetector()
@@ -63,13 +61,12 @@ class ClassicEngine(EngineBase):
         return (1, self.phase.rounds + 1) if self.phase.status == "running" else (0, 0)
 
     async def work(self, request: str, previous: dict | None) -> str:
-        self.request = request
         self.language = decide(request)  # no analysis here: the request's script tells
         goal = " ".join(request.split())[:200]
         self.phase.goal, self.tally.goal = goal, goal
         self.phase.max_rounds = self.accounting.budget
         self.tally.records = [self.record]
-        files = await asyncio.to_thread(overview, self.run_state.workspace)
+        files = await asyncio.to_thread(self.workspace_view)
         system = CLASSIC_SYSTEM + language_ask(self.language, "classic")
         self.messages = [{"role": "system", "content": system},
                          {"role": "user", "content": classic_request(request, self.memory, files)}]

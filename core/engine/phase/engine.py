@@ -33,7 +33,6 @@ from core.models.stage_results import Analysis, PhasePlan, PlannedPhase, TaskSpe
 from core.engine.stages import REQUEST_ANALYSER, parse_analysis, parse_phase_plan, \
     phase_planner_schema
 from core.engine.base import EngineBase
-from core.tools.overview import overview
 from core.engine.authoring import AuthoringContext, check_write, related_results
 from core.tools.base import ToolContext
 
@@ -134,7 +133,7 @@ class PhaseEngine(EngineBase):
     async def run_phases(self, analysis: Analysis) -> str:
         self.analysis_text = analysis.as_text()
         system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
-        files = await asyncio.to_thread(overview, self.run_state.workspace)
+        files = await asyncio.to_thread(self.workspace_view)
         self.base_messages = [{"role": "system", "content": system},
                               {"role": "user", "content": execution_request(
                                   analysis.as_text(), self.memory, files)}]

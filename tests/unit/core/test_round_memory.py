@@ -81,9 +81,9 @@ def test_the_facts_show_changes_and_flag_a_stub(tmp_path: Path) -> None:
     lines = file_facts(before, after)
     assert lines[0] == "- a.py: modified (180 → 5 characters)"
     assert "    … 25 more changed line(s)" in lines
-    assert lines[-2] == "- WARNING: a.py was replaced by much less content; check that nothing " \
-                        "it needed was lost"
-    assert lines[-1] == "- new.txt: created (5 characters)"
+    assert "- new.txt: created (5 characters)" in lines
+    assert lines[-2:] == ["- a.py parses", "- WARNING: a.py was replaced by much less content "
+                          "(180 → 5 characters); check that nothing it needed was lost"]
     blocked = Task(id=4, title="", description="", tool="read_file", arguments={})
     blocked.move("blocked")
     assert round_facts([blocked], {}, {}) == ("Facts recorded by the engine (check your verdict "

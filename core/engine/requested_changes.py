@@ -1,0 +1,30 @@
+"""Whether a request (or one of its requirements) asks for files to be created or changed.
+
+Such work is not done while no write succeeded: a search is no evidence that a function was
+implemented, whatever the judge or the summary say. The test is on the words, in English
+and Chinese; a question ("what does …", "how many …") asks for no change unless it also
+says to write something.
+"""
+
+from __future__ import annotations
+
+import re
+
+CHANGE_WORDS = re.compile(
+    r"\b(implement|implements|implementing|add|adds|create|creates|write|writes|fix|fixes|"
+    r"change|changes|update|updates|rename|renames|refactor|remove|delete|replace|modify|"
+    r"edit|convert|insert|append|rewrite|generate|save|store|bump|"
+    r"make\s+\w+\s+(?:return|raise|accept|handle|use)|set\s+\w+\s+to)\b", re.IGNORECASE)
+CHANGE_WORDS_ZH = re.compile(r"(实现|添加|增加|创建|新建|编写|写入|修复|修改|更改|改成|改为|更新|重命名|重构|"
+                             r"删除|替换|转换|插入|保存|生成)")
+NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without|no\s+need\s+to)\s+(?:\w+\s+){0,2}?"
+                     r"(?:chang|modif|edit|touch|writ|creat|delet)\w*", re.IGNORECASE)
+NEGATED_ZH = re.compile(r"(?:不要|不得|无需|不用|别)\S{0,4}?(?:修改|更改|改动|写|创建|删除)")
+CODE = re.compile(r"`[^`]*`|\b\w+\(")  # names in backticks, calls like add(
+
+
+def asks_for_changes(text: str) -> bool:
+    """Whether ``text`` asks for a file to be created or changed ("do not change any file"
+    and names such as ``add()`` do not count)."""
+    plain = CODE.sub(" ", NEGATED_ZH.sub(" ", NEGATED.sub(" ", text)))
+    return bool(CHANGE_WORDS.search(plain) or CHANGE_WORDS_ZH.search(plain))

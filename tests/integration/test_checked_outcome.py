@@ -1,0 +1,94 @@
+"""Both engines' outcomes are checked against the same facts: a request to change files in
+which no write succeeded is never `succeeded`, and a search is no evidence that a function
+was implemented; the judge gets the facts of each write and of the workspace's tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.engine.requested_changes import asks_for_changes
+from tests.support.script import analysis, authored, judge, plan, run, summary, task
+
+STUB = "def slugify(text):\n    raise NotImplementedError\n"
+REQUEST = "Implement slugify(text) in textutils.py: lower case, words joined by dashes."
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    (folder / "textutils.py").write_text(STUB, encoding="utf-8")
+    return folder
+
+
+def claimed_done(requirement: str) -> dict:
+    return {"requirement": requirement, "status": "done", "evidence": "task 1 search_code"}
+
+
+def test_a_phase_run_that_only_searched_is_not_succeeded_whatever_the_judge_says(ws: Path) -> None:
+    reply = summary("## Done\n\nslugify is implemented.")
+    reply["arguments"]["requirements"] = [claimed_done("slugify(text) is implemented"),
+                                          claimed_done("words are joined by dashes")]
+    events, _ = run([
+        analysis("Implement slugify", requirements=["slugify(text) is implemented",
+                                                     "words are joined by dashes"]),
+        plan(task(1, "search_code", pattern="slugify")),
+        judge([1]),  # the judge ends the phase as complete
+        reply,
+    ], ws, request=REQUEST)
+    final, finished = events[-2], events[-1]
+    assert finished.outcome == "failed" and final.outcome == "failed"
+    assert [r["status"] for r in final.requirements] == ["failed", "failed"]
+    assert all("no file was changed" in r["evidence"] for r in final.requirements)
+    assert (ws / "textutils.py").read_text() == STUB
+
+
+def test_the_classic_loop_that_never_wrote_is_not_succeeded(ws: Path) -> None:
+    events, _ = run([
+        {"tool_calls": [{"tool": "search_code", "arguments": {"pattern": "slugify"}}]},
+        {"text": "slugify is implemented in textutils.py."},
+    ], ws, request=REQUEST, use_phase_task=False)
+    assert events[-1].outcome == "failed"
+
+
+def test_a_question_needs_no_write(ws: Path) -> None:
+    events, _ = run([
+        {"tool_calls": [{"tool": "search_code", "arguments": {"pattern": "slugify"}}]},
+        {"text": "slugify is defined in textutils.py and raises NotImplementedError."},
+    ], ws, request="Where is slugify defined? Do not change any file.", use_phase_task=False)
+    assert events[-1].outcome == "succeeded"
+
+
+def test_the_judge_gets_the_facts_of_a_write_and_of_the_tests(ws: Path) -> None:
+    (ws / "test_textutils.py").write_text(
+        "from textutils import slugify\n\n\ndef test_slug():\n    assert slugify('A b') == 'a-b'\n",
+        encoding="utf-8")
+    solved = "def slugify(text):\n    return '-'.join(text.lower().split())\n"
+    events, model = run([
+        analysis("Implement slugify"),
+        plan(task(1, "write_file", path="textutils.py", instruction="implement slugify"),
+             task(2, "run_command", [1], command="python3 -m pytest -q test_textutils.py")),
+        authored(solved),
+        judge([1, 2]),
+        summary("## Done\n\nslugify is implemented and its test passes."),
+    ], ws, request=REQUEST)
+    plan_prompt = "\n".join(str(m["content"]) for m in model.requests[1]["messages"])
+    assert "The workspace has tests" in plan_prompt and "-m pytest -q" in plan_prompt
+    judge_prompt = model.requests[3]["messages"][-1]["content"]
+    assert "textutils.py parses" in judge_prompt
+    assert "tests: 1 passed" in judge_prompt
+    assert events[-1].outcome == "succeeded"
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("Add a function is_prime(n) to mathtools.py", True),
+    ("Fix the bug in stats.py so the tests pass", True),
+    ("Which version does setup.cfg declare? Do not change any file.", False),
+    ("What does add() return?", False),
+    ("把 config.py 里的端口改成 8080", True),
+    ("这个项目的版本号是多少？不要修改任何文件。", False),
+])
+def test_which_requests_ask_for_changes(text: str, asks: bool) -> None:
+    assert asks_for_changes(text) is asks
