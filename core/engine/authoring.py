@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from core.engine.authored_reply import Authored, search_replace, whole_file
-from core.engine.prompts import AUTHOR_SYSTEM, authoring_prompt
+from core.engine.prompts import AUTHOR_SYSTEM, authoring_prompt, fix_request
 from core.engine.stage_caller import StageCaller
 from core.events import Event
-from core.llm.base import CallOptions, ModelError
+from core.llm.base import CallOptions, Message, ModelError
 from core.models.task import Task
 from core.schema import SchemaError
 from core.tools.base import ToolContext, ToolManager, ToolResult
+from core.tools.code_checks import problems
 from core.tools.current_text import current_text
 
 WRITE, EDIT = "write_file", "edit_file"
@@ -44,16 +45,20 @@ SEARCH_REPLACE_CHARS = 12_000  # a longer file is changed with search/replace bl
 TOKENS_PER_CHAR = 1 / 3.2
 MAX_AUTHOR_TOKENS = 6_000
 EARLIER_SHOWN = 3
+TRIES = 2  # a broken reply is sent back once with what is wrong
 RELATED_CHARS = 4_000
 RELATED_EACH = 2_000
 
 
 @dataclass(frozen=True)
 class AuthoringContext:
-    """What the engine knows around a write task: the structured request, the goal being
-    worked on, the results the task builds on (bounded text), and the person's language."""
+    """What the engine knows around a write task: the structured request, the person's own
+    words (the authoring call is not part of the rounds' context, and code must meet every
+    detail they give), the goal being worked on, the results the task builds on (bounded
+    text), and the person's language."""
 
     request: str
+    words: str = ""
     goal: str = ""
     related: str = ""
     language: str = ""
@@ -79,32 +84,46 @@ class Author:
 
     async def content(self, path: str, instruction: str, ctx: ToolContext) -> Authored:
         """The file's new content, or why there is none (never raises for model failures;
-        a failure that ends the run, and Stop, propagate)."""
+        a failure that ends the run, and Stop, propagate). A reply whose Python does not
+        parse or uses undefined names is sent back once with what is wrong."""
         current = current_text(self.workspace, path)
         if current.problem:
             return Authored(None, current.problem)
-        if self.caller.accounting.exhausted:
-            return Authored(None, "the iteration budget is spent; the file was not written")
         old = current.text
         edits = old is not None and len(old) > SEARCH_REPLACE_CHARS
         history = self.files.setdefault(current.rel, FileHistory())
-        messages = [{"role": "system", "content": AUTHOR_SYSTEM},
-                    {"role": "user", "content": authoring_prompt(
-                        current.rel, instruction, old, self.context(ctx), edits,
-                        history.failures[-EARLIER_SHOWN:], history.facts)}]
+        messages: list[Message] = [{"role": "system", "content": AUTHOR_SYSTEM},
+                                   {"role": "user", "content": authoring_prompt(
+                                       current.rel, instruction, old, self.context(ctx), edits,
+                                       history.failures[-EARLIER_SHOWN:], history.facts)}]
+        for attempt in range(1, TRIES + 1):
+            authored, reply = await self._ask(current.rel, old, edits, messages)
+            if authored.content is None:
+                return self._failed(current.rel, authored.problem)
+            wrong = problems(current.rel, old, authored.content)
+            if not wrong or attempt == TRIES:
+                return authored
+            messages += [{"role": "assistant", "content": reply},
+                         {"role": "user", "content": fix_request(current.rel, wrong, edits)}]
+        return authored
+
+    async def _ask(self, rel: str, old: str | None, edits: bool,
+                   messages: list[Message]) -> tuple[Authored, str]:
+        """One authoring call and the file its reply holds (and the reply's text)."""
+        if self.caller.accounting.exhausted:
+            return Authored(None, "the iteration budget is spent; the file was not written"), ""
+        limit = author_tokens(old, edits)
         try:
             reply = await self.caller.raw("author", messages, [], None, True, CallOptions(
-                max_tokens=author_tokens(old, edits), temperature=0.0), detail=current.rel)
+                max_tokens=limit, temperature=0.0), detail=rel)
         except ModelError as exc:
-            return self._failed(current.rel, f"the model call failed: {exc.message}")
+            return Authored(None, f"the model call failed: {exc.message}"), ""
         text = reply.text or ""
-        authored = search_replace(text, old or "") if edits else whole_file(text, current.rel)
-        if authored.content is None:
-            cut = reply.finish_reason == "length"
-            return self._failed(current.rel, authored.problem + (
-                f" (the reply reached its limit of {author_tokens(old, edits)} tokens)"
-                if cut else ""))
-        return authored
+        authored = search_replace(text, old or "") if edits else whole_file(text, rel)
+        if authored.content is None and reply.finish_reason == "length":
+            authored = Authored(None, f"{authored.problem} (the reply reached its limit of "
+                                      f"{limit} tokens)")
+        return authored, text
 
     def _failed(self, rel: str, problem: str) -> Authored:
         self.remember(rel, False, problem)

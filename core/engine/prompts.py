@@ -46,6 +46,7 @@ CLASSIC_SYSTEM = (
     "the current file."
 )
 
+WORDS_CHARS = 6_000  # of the person's request shown to the authoring call
 AUTHOR_SYSTEM = (
     "You write one file of a software project at a time. You reply with the file's new "
     "content in a fenced code block, complete and ready to save: no placeholders, no "
@@ -206,12 +207,23 @@ def fence_language(path: str) -> str:
     return LANGUAGES.get(suffix, "")
 
 
+def fix_request(path: str, wrong: list[str], edits: bool) -> str:
+    """The authoring call's second try: what is wrong with the file it wrote."""
+    listed = "\n".join(f"- {problem}" for problem in wrong)
+    form = ("search/replace blocks against the file as it was shown first" if edits else
+            f"the complete corrected content of {path} in one fenced code block")
+    return f"The file you wrote has problems:\n{listed}\nReply with {form}."
+
+
 def authoring_prompt(path: str, instruction: str, current: str | None, context: Any,
                      edits: bool, failures: list[str], facts: str) -> str:
     """The authoring call's request: what to write, the file as it is, what it builds on,
     what went wrong before; the reply format last. ``context`` is an ``AuthoringContext``."""
     language = fence_language(path)
     parts = [f"Request:\n{context.request}"]
+    if context.words and context.words.strip() != context.request.strip():
+        parts = [f"The person asked:\n{context.words.strip()[:WORDS_CHARS]}",
+                 f"Structured request:\n{context.request}"]
     if context.goal:
         parts.append(f"Current goal: {context.goal}")
     parts.append(f"Task: {instruction}")

@@ -1,7 +1,8 @@
 """Facts about a file's new content the engine can check without a model.
 
-A Python file still parses (else: the error and its line), the functions and classes it
-defined before are still defined, and it was not replaced by much less content. The writing
+A Python file still parses (else: the error and its line), uses no name that nothing
+defines (pyflakes), the functions and classes it defined before are still defined, and it
+was not replaced by much less content. The writing
 tools refuse Python that does not parse (unless it did not parse before either); the facts
 go to the judge and to the next authoring call of the file.
 """
@@ -46,6 +47,34 @@ def parse_refusal(path: str, old: str | None, new: str) -> str:
     return (f"the new content of {path} is not valid Python: {problem}; nothing was written")
 
 
+def undefined_names(text: str, path: str) -> list[str]:
+    """Names the code uses that nothing defines, as "line N: name" (pyflakes; empty when the
+    text does not parse or has none)."""
+    from pyflakes import checker, messages
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    found = checker.Checker(tree, filename=path).messages
+    wanted = (messages.UndefinedName, messages.UndefinedLocal)
+    return [f"line {m.lineno}: {m.message_args[0]}" for m in
+            sorted(found, key=lambda m: m.lineno) if isinstance(m, wanted)]
+
+
+def problems(path: str, old: str | None, new: str) -> list[str]:
+    """What makes ``new`` a broken Python file: it does not parse (when the file it replaces
+    did), or it uses names nothing defines; empty for other files."""
+    if not is_python(path):
+        return []
+    refusal = parse_refusal(path, old, new)
+    if refusal:
+        return [refusal]
+    return [f"undefined name at {where}" for where in undefined_names(new, path)[:8]]
+
+
 def definitions(text: str, path: str) -> set[str]:
     """Top-level functions and classes, and methods as ``Class.method`` (empty when the text
     does not parse)."""
@@ -75,6 +104,9 @@ def write_facts(path: str, old: str | None, new: str | None) -> list[str]:
     if is_python(path):
         problem = syntax_error(new, path)
         facts.append(f"{path} does not parse: {problem}" if problem else f"{path} parses")
+        undefined = undefined_names(new, path) if not problem else []
+        if undefined:
+            facts.append(f"{path} uses names nothing defines ({'; '.join(undefined[:6])})")
         if old is not None and not problem:
             lost = sorted(definitions(old, path) - definitions(new, path))
             if lost:

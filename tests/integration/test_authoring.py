@@ -86,6 +86,7 @@ def test_python_that_does_not_parse_is_never_reported_done(ws: Path) -> None:
         analysis("Implement slugify in textutils.py"),
         plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
         authored("def slugify(text):\n    return text.lower(\n"),
+        authored("def slugify(text):\n    return text.lower(\n"),  # the second try too
         judge([1]),  # the judge calls it done; the record says otherwise
         summary("## Done\n\nslugify is implemented."),
     ], ws, request="Implement slugify in textutils.py", max_rounds_per_phase=1)
@@ -154,3 +155,25 @@ def test_a_write_without_instruction_or_content_is_repaired_not_run(ws: Path) ->
     repair = model.requests[2]["messages"]
     assert any("missing required field 'instruction'" in str(m.get("content")) for m in repair)
     assert (ws / "textutils.py").read_text() == SOLVED
+
+
+def test_a_broken_reply_is_sent_back_once_with_what_is_wrong(ws: Path) -> None:
+    uses_re = "def slugify(text):\n    return re.sub('[^a-z]+', '-', text.lower())\n"
+    events, model = run([
+        analysis("Implement slugify in textutils.py"),
+        plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
+        authored("def slugify(text:\n    return text\n"),
+        authored(uses_re),  # parses, but uses a name nothing defines: written, with the fact
+        judge([1]),
+        summary("## Done\n\nslugify is implemented."),
+    ], ws, request="Implement slugify in textutils.py")
+    first_fix = model.requests[3]["messages"]
+    assert first_fix[-2]["role"] == "assistant" and "def slugify(text:" in first_fix[-2]["content"]
+    assert "The file you wrote has problems" in first_fix[-1]["content"]
+    assert "not valid Python" in first_fix[-1]["content"] and "line 1" in first_fix[-1]["content"]
+    write = of(events, "task_finished")[0]
+    assert write.status == "done"
+    assert (ws / "textutils.py").read_text() == uses_re  # the second try parsed: it was written
+    assert "uses names nothing defines (line 2: re)" in write.result
+    assert [e.stage for e in of(events, "llm_call")].count("author") == 2
+    assert model.remaining == 0 and events[-1].outcome == "succeeded"

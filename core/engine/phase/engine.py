@@ -219,12 +219,13 @@ class PhaseEngine(EngineBase):
         phase's earlier reads found."""
         record = self._current
         if record is None:
-            return AuthoringContext(request=self.analysis_text, language=self.language)
+            return AuthoringContext(request=self.analysis_text, words=self.request,
+                                    language=self.language)
         phase = record.phase
         task = next((t for t in reversed(phase.tasks) if t.id == ctx.task_id
                      and t.round == phase.rounds), None)
         wanted = set(task.dependencies) if task is not None else set()
-        return AuthoringContext(request=self.analysis_text, goal=phase.goal,
+        return AuthoringContext(request=self.analysis_text, words=self.request, goal=phase.goal,
                                 related=related_results(phase.tasks, wanted),
                                 language=self.language)
 
