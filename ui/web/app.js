@@ -148,7 +148,9 @@
     const engine = PD.str(ev.engine) === "classic" ? "Classic loop" : "Phase engine";
     document.getElementById("ctx-engine").textContent = engine;
     const provider = PD.str(ev.provider);
-    const main = provider === "embedded" ? "Offline demo model"
+    const offline = PD.str(ev.model) || "Offline model";
+    PD.offlineDemo = ev.demo === true;
+    const main = provider === "embedded" ? (PD.offlineDemo ? "Offline demo model" : offline + " · offline")
       : provider + (PD.str(ev.model) ? " · " + PD.str(ev.model) : "");
     const thinking = PD.str(ev.thinking);
     document.getElementById("ctx-model").textContent = main + (thinking ? " · thinking: " + thinking : "");
@@ -156,7 +158,7 @@
     const path = document.getElementById("ctx-workspace");
     path.textContent = workspace ? "📁 " + workspace : "No workspace chosen";
     path.title = workspace;
-    PD.showBanner(provider === "embedded");
+    PD.showBanner(provider === "embedded" && PD.offlineDemo);
   }
 
   PD.showBanner = function (on) {

@@ -113,7 +113,7 @@
     for (const card of PD.timeline().querySelectorAll(".clarify:not(.answered)")) card.classList.add("answered");
     current = newRun(ev);
     updateLive(current);
-    PD.showBanner(PD.str(ev.provider) === "embedded");
+    PD.showBanner(PD.str(ev.provider) === "embedded" && PD.offlineDemo === true);
   };
 
   PD.renderLlmCall = function (ev) {

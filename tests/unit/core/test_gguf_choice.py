@@ -13,7 +13,7 @@ from core import config
 from core.appdirs import models_dir
 from core.llm.base import ModelError
 from core.llm.embedded import EmbeddedModel
-from core.llm.embedded_load import model_path, thread_count
+from core.llm.embedded_load import model_path, offline_model, thread_count
 from core.llm.factory import make_model
 from core.llm.gguf_info import read_info
 
@@ -103,3 +103,16 @@ def test_a_path_with_a_line_break_is_refused_by_the_setting() -> None:
 def test_threads_use_the_free_cores_and_never_fewer_than_one() -> None:
     cores = len(os.sched_getaffinity(0))
     assert 1 <= thread_count() <= cores
+
+
+def test_the_installed_coder_model_is_the_default_and_the_header_names_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PHASEDESK_GGUF", raising=False)
+    bundled = model_path()
+    assert bundled.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert offline_model() == (read_info(bundled).name, True)  # only the demo model
+    coder = write_gguf(models_dir() / "qwen2.5-coder-1.5b.gguf", 32768,
+                       "Qwen2.5 Coder 1.5B Instruct GGUF")
+    assert model_path() == coder  # installed: used when nothing else is chosen
+    assert offline_model() == ("Qwen2.5 Coder 1.5B Instruct", False)
+    assert offline_model(str(bundled)) == (read_info(bundled).name, True)  # chosen explicitly
