@@ -152,7 +152,7 @@ def checked_tasks(tasks: Any, where: str, tool_names: list[str], check: Check,
     if not tasks and not allow_empty:
         raise SchemaError(f"{where}: at least 1 items required, got 0")
     _unique_ids(kept, notes)
-    kept = _without_duplicates(kept, notes)
+    kept = _merged_writes(_without_duplicates(kept, notes), notes)
     for task in kept:
         task.setdefault("title", default_title(task["tool"], task["arguments"]))
         task.setdefault("description", "")
@@ -212,6 +212,35 @@ def _without_duplicates(tasks: list[dict[str, Any]], notes: list[str]) -> list[d
     for task in kept:
         deps = task.get("dependencies", [])
         task["dependencies"] = list(dict.fromkeys(same.get(d, d) for d in deps))
+    return kept
+
+
+def _merged_writes(tasks: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
+    """Writes of one file by instruction become one write holding every instruction: each
+    authored write rewrites the whole file, so two would cost two calls and the second would
+    only redo the first; whatever waited for a merged task waits for the one it joined."""
+    first: dict[str, dict[str, Any]] = {}
+    same: dict[int, int] = {}
+    kept = []
+    for task in tasks:
+        arguments = task["arguments"]
+        authored = task["tool"] == "write_file" and "instruction" in arguments \
+            and "content" not in arguments
+        path = str(arguments.get("path", "")).strip().lstrip("./") if authored else ""
+        if path and path in first:
+            joined = first[path]
+            joined["arguments"]["instruction"] += "\n" + str(arguments["instruction"])
+            same[task["id"]] = joined["id"]
+            joined.setdefault("dependencies", []).extend(task.get("dependencies", []))
+            notes.append(f"tasks {joined['id']} and {task['id']} both write {path}: merged "
+                         f"into task {joined['id']}")
+            continue
+        if path:
+            first[path] = task
+        kept.append(task)
+    for task in kept:
+        deps = [same.get(d, d) for d in task.get("dependencies", [])]
+        task["dependencies"] = [d for d in dict.fromkeys(deps) if d != task["id"]]
     return kept
 
 

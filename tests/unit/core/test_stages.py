@@ -206,3 +206,19 @@ def test_exact_repeats_in_one_plan_are_dropped() -> None:
                              task(3, "read_file", [2], path="b"))["arguments"], names, 8, check)
     assert [(t.id, t.dependencies) for t in parsed.tasks] == [(1, []), (3, [1])]
     assert parsed.notes == ("task 2 repeats task 1 exactly; dropped",)
+
+
+def test_writes_of_one_file_by_instruction_are_merged_into_one() -> None:
+    names = ["read_file", "write_file", "run_command"]
+
+    def accept(_tool: str, arguments: dict) -> dict:
+        return arguments
+
+    parsed = parse_plan(plan(task(1, "write_file", path="naming.py", instruction="add a"),
+                             task(2, "write_file", path="./naming.py", instruction="add b"),
+                             task(3, "run_command", [2], command="python3 naming.py"),
+                             task(4, "write_file", path="other.py", instruction="add c")
+                             )["arguments"], names, 8, accept)
+    assert [(t.id, t.arguments.get("instruction"), t.dependencies) for t in parsed.tasks] == [
+        (1, "add a\nadd b", []), (3, None, [1]), (4, "add c", [])]
+    assert parsed.notes == ("tasks 1 and 2 both write naming.py: merged into task 1",)
