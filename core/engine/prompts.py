@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from core.engine.language import is_english
@@ -90,7 +91,9 @@ def authoring_language(language: str) -> str:
 
 
 def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
-    """One compact line per tool: name(param: type, ...) — description."""
+    """One compact line per tool: name(param: type, ...) — the first sentence of its
+    description (the rest tells how the tool behaves, which a plan need not know; the
+    catalogue is in every plan, judge and phase-planner call)."""
     lines = []
     for entry in schemas:
         fn = entry["function"]
@@ -99,9 +102,17 @@ def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
         params = ", ".join(
             f"{name}{'' if name in required else '?'}: {spec.get('type', 'any')}"
             for name, spec in props.items())
-        description = fn.get("description", "").split("\n")[0]
+        description = first_sentence(fn.get("description", ""))
         lines.append(f"- {fn['name']}({params}) — {description}")
     return "\n".join(lines)
+
+
+def first_sentence(text: str) -> str:
+    """The first line of ``text`` up to the end of its first sentence (a full stop, "!" or
+    "?" before a space; "e.g." and "i.e." do not end it)."""
+    line = text.split("\n")[0].strip()
+    end = re.search(r"(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s+\S)", line)
+    return line[:end.start() + 1] if end else line
 
 
 def analyser_user(request: str, previous: dict[str, Any] | None) -> str:
