@@ -130,8 +130,9 @@ def reanalyse_user(request: str, earlier: str, problem: str) -> str:
 
 
 def execution_request(analysis_text: str, memory: str, files: str) -> str:
-    """The run's first user turn: the structured request and the workspace's files."""
-    text = f"Structured request:\n{analysis_text}\n\n{files}"
+    """The run's first user turn: the structured request and the workspace's files (none
+    given: the summarizer's)."""
+    text = f"Structured request:\n{analysis_text}" + (f"\n\n{files}" if files else "")
     if memory:
         text = f"Earlier in this conversation:\n{memory}\n\n{text}"
     return text

@@ -1,7 +1,8 @@
 """Phase reports at three levels, and the size-driven degradation the summarizer uses.
 
-L1: verdict and blockers (under 10 lines). L2: L1 plus key changes and evidence (under
-50 lines). L3: every task with a result excerpt. Later phases are planned with L1 of
+L1: verdict and blockers (under 10 lines). L2: L1 plus key changes and evidence: the
+judge's comments on tasks it did not find done, the errors of tasks that failed (under 50
+lines). L3: every task with a result excerpt. Later phases are planned with L1 of
 earlier ones, retries get L2 of the failed round, the summarizer gets L3 of every
 phase, degraded oldest-first (L3 → L2, then L2 → L1) when over budget, never touching
 the last phase's full report.
@@ -66,7 +67,7 @@ def level2(record: PhaseRecord, tasks: list[Task] | None = None) -> str:
                         if len(record.changed_files) > 10 else ""))
     for judgement in phase.judgements[-3:]:
         for verdict in judgement.task_evaluation[:8]:
-            if verdict.comment:
+            if verdict.comment and verdict.status != "done":
                 lines.append(f"- judge on task {verdict.task_id} ({verdict.status}, "
                              f"{verdict.quality_score:g}/10): {_line(verdict.comment, 120)}")
     for task in (tasks if tasks is not None else phase.tasks)[-12:]:
@@ -80,8 +81,9 @@ def level3(record: PhaseRecord) -> str:
     lines = [level2(record), f"Goal: {phase.goal}", "Tasks:"]
     for task in phase.tasks:
         excerpt = task.result if task.status == "done" else task.error
-        lines.append(f"- round {task.round} task {task.id} [{task.status}] {task.tool} "
-                     f"{_line(task.title, 80)}: {_line(excerpt, 300)}")
+        title = task.title if task.title.startswith(task.tool) else f"{task.tool} {task.title}"
+        lines.append(f"- round {task.round} task {task.id} [{task.status}] "
+                     f"{_line(title, 80)}: {_line(excerpt, 300)}")
     return "\n".join(lines)
 
 

@@ -30,9 +30,12 @@ def test_every_call_after_the_analysis_starts_with_the_same_prefix(ws: Path) -> 
     assert [m["role"] for m in prefix] == ["system", "user"]
     assert "Structured request" in prefix[1]["content"]
     assert all(r["messages"][:2] == prefix for r in model.requests[1:-1])
-    # the summarizer gets the structured request without the rounds' tool catalogue
+    # the summarizer gets the structured request without the rounds' tool catalogue and
+    # without the workspace's files
     last = model.requests[-1]["messages"]
-    assert last[1] == prefix[1] and "read_file" not in last[0]["content"]
+    structured, files = prefix[1]["content"].split("\n\nWorkspace files", 1)
+    assert last[1]["content"] == structured and "README.md" in files
+    assert "read_file" not in last[0]["content"]
     assert "read_file" in prefix[0]["content"]
     # each stage's instruction comes after the prefix, never inside it
     assert "phase_planner" not in prefix[1]["content"]

@@ -110,9 +110,11 @@ class PhaseEngine(EngineBase):
                        constraints=[*analysis.constraints, assumed])
 
     def summary_context(self) -> list[Message]:
-        """The structured request without the agent's tool catalogue: the summarizer offers
-        its own tool (so no cached prefix is shared with the rounds) and plans nothing."""
-        request = [m for m in self.base_messages if m["role"] == "user"][:1]
+        """The structured request without the agent's tool catalogue and the workspace's
+        files: the summarizer offers its own tool (so no cached prefix is shared with the
+        rounds), plans nothing and reports on what the rounds did."""
+        request: list[Message] = [{"role": "user", "content": execution_request(
+            self.analysis_text, self.memory, "")}] if self.base_messages else []
         return [{"role": "system", "content": SUMMARIZER_SYSTEM}, *request]
 
     async def analyse(self, user_text: str) -> Analysis:
