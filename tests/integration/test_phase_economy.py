@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,38 @@ def test_think_overruling_the_judge_drops_its_next_tasks(ws: Path) -> None:
                                  "summarizer"]
     assert not (ws / "guess.md").exists()
     assert "Look for the file first." in of(events, "thought")[0].next_round_strategy
+
+
+def _calls(messages: list[dict]) -> list[tuple[str, dict]]:
+    return [(c["function"]["name"], json.loads(c["function"]["arguments"]))
+            for m in messages for c in m.get("tool_calls") or []]
+
+
+def test_the_history_holds_each_rounds_calls_once(ws: Path) -> None:
+    verdict = judge([1], [2], completed=False, action="continue_phase", summary="One read failed.",
+                    next_tasks=[task(1, "write_file", path="notes.md", content="noted")])
+    verdict["arguments"]["task_evaluation"].insert(0, {
+        "task_id": 1, "status": "done", "quality_score": 9, "comment": "read it"})
+    events, model = run([
+        analysis("Read then note"),
+        plan(task(1, "read_file", path="README.md"), task(2, "read_file", path="missing.md"),
+             reasoning="read both"),
+        verdict,
+        judge([1], summary="Wrote the note."),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "plan", "judge", "judge", "summarizer"]
+    first_judge, second_judge = model.requests[2]["messages"], model.requests[3]["messages"]
+    # the Plan call left the history once its calls ran: they are there with their results
+    assert [name for name, _ in _calls(first_judge)] == ["read_file", "read_file"]
+    assert "# hello" in first_judge[-3]["content"]
+    # the verdict stays, without the next tasks (run next) and the verdict on a done task
+    calls = _calls(second_judge)
+    assert [name for name, _ in calls] == ["read_file", "read_file", "judge_tasks", "write_file"]
+    kept = calls[2][1]
+    assert "next_tasks" not in kept and kept["user_summary"] == "One read failed."
+    assert [v["task_id"] for v in kept["task_evaluation"]] == [2]
+    assert {(e.round, e.task_id): e.status for e in of(events, "task_finished")} == {
+        (1, 1): "done", (1, 2): "failed", (2, 1): "done"}
+    assert (ws / "notes.md").read_text() == "noted"
+    assert of(events, "tasks_planned")[0].reasoning == "read both"  # the person still sees it

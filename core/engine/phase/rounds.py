@@ -27,6 +27,7 @@ from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.phase import PhaseStatus
 from core.models.task import Task
+from core.engine.phase.history import drop_plan_call, trim_verdict
 from core.engine.phase.host import PhaseHost
 from core.engine.prompts import judge_instruction, language_ask, phase_intro, plan_instruction, \
     think_instruction
@@ -96,7 +97,8 @@ class PhaseRounds:
                 break
             phase.rounds += 1
             self.round_starts.append(len(self.messages))
-            planned = self._take_pending() if self.pending.tasks else await self._plan()
+            fresh = not self.pending.tasks
+            planned = await self._plan() if fresh else self._take_pending()
             if planned is None:
                 self.round_starts.pop()
                 bad_plans += 1
@@ -108,6 +110,8 @@ class PhaseRounds:
                 continue
             tasks = self._start(planned)
             facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
+            if fresh:  # the executed calls below restate the Plan call's arguments
+                drop_plan_call(self.messages)
             self.messages += execution_messages(tasks, phase.id, phase.rounds)
             self._compact()
             outcome = await self._judge_and_route(tasks, facts)
@@ -238,6 +242,7 @@ class PhaseRounds:
             ack=lambda _: "Verdict recorded.")
         if result.value is None:
             return degraded_judge(result.problem), True
+        trim_verdict(self.messages[-2])
         self._notes("judge", result.value.notes)
         return result.value, False
 
