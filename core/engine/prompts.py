@@ -152,7 +152,8 @@ PHASE_PLANNER_INSTRUCTION = ("Split the structured request into phases in depend
 
 
 def phase_intro(index: int, total: int, name: str, goal: str, earlier: str) -> str:
-    text = f"Phase {index} of {total}: {name}\nGoal: {goal}"
+    """The phase's first user turn; ``goal`` "" where it is the structured request's."""
+    text = f"Phase {index} of {total}: {name}" + (f"\nGoal: {goal}" if goal else "")
     if earlier:
         text += f"\n\nEarlier phases:\n{earlier}"
     return text

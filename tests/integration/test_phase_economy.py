@@ -31,11 +31,12 @@ def test_every_call_after_the_analysis_starts_with_the_same_prefix(ws: Path) -> 
     assert [m["role"] for m in prefix] == ["system", "user"]
     assert "Structured request" in prefix[1]["content"]
     assert all(r["messages"][:2] == prefix for r in model.requests[1:-1])
-    # the summarizer gets the structured request without the rounds' tool catalogue and
-    # without the workspace's files
+    # the summarizer gets the structured request without the rounds' tool catalogue, the
+    # workspace's files and the complexity estimate
     last = model.requests[-1]["messages"]
     structured, files = prefix[1]["content"].split("\n\nWorkspace files", 1)
-    assert last[1]["content"] == structured and "README.md" in files
+    assert "README.md" in files and "\n[Complexity] complex" in structured
+    assert last[1]["content"] == structured.split("\n[Complexity]")[0]
     assert "read_file" not in last[0]["content"]
     assert "read_file" in prefix[0]["content"]
     # each stage's instruction comes after the prefix, never inside it

@@ -52,6 +52,7 @@ class PhaseEngine(EngineBase):
         self.reanalysed = False
         self.actions: dict[str, Done] = {}
         self.analysis_text = ""
+        self.brief_text = ""  # the structured request without the complexity estimate
 
     def on_file_changed(self, path: str) -> None:
         if self._current is not None and path not in self._current.changed_files:
@@ -114,7 +115,7 @@ class PhaseEngine(EngineBase):
         files: the summarizer offers its own tool (so no cached prefix is shared with the
         rounds), plans nothing and reports on what the rounds did."""
         request: list[Message] = [{"role": "user", "content": execution_request(
-            self.analysis_text, self.memory, "")}] if self.base_messages else []
+            self.brief_text, self.memory, "")}] if self.base_messages else []
         return [{"role": "system", "content": SUMMARIZER_SYSTEM}, *request]
 
     async def analyse(self, user_text: str) -> Analysis:
@@ -135,6 +136,7 @@ class PhaseEngine(EngineBase):
 
     async def run_phases(self, analysis: Analysis) -> str:
         self.analysis_text = analysis.as_text()
+        self.brief_text = analysis.as_text(complexity=False)
         system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
         files = await asyncio.to_thread(overview, self.run_state.workspace)
         self.base_messages = [{"role": "system", "content": system},
@@ -174,7 +176,7 @@ class PhaseEngine(EngineBase):
                                  if following else "", carried=handoff,
                                  carried_by="planned with the phases" if index == 1 else
                                  "planned by the judge when the previous phase ended")
-            outcome = await runner.run(earlier)
+            outcome = await runner.run(earlier, record.phase.goal == analysis.core_goal)
             handoff = runner.handoff
             self._current = None
             if outcome == "reanalyse" and not self.reanalysed:
@@ -222,12 +224,13 @@ class PhaseEngine(EngineBase):
         phase's earlier reads found."""
         record = self._current
         if record is None:
-            return AuthoringContext(request=self.analysis_text, language=self.language)
+            return AuthoringContext(request=self.brief_text, language=self.language)
         phase = record.phase
         task = next((t for t in reversed(phase.tasks) if t.id == ctx.task_id
                      and t.round == phase.rounds), None)
         wanted = set(task.dependencies) if task is not None else set()
-        return AuthoringContext(request=self.analysis_text, goal=phase.goal,
+        goal = "" if phase.goal == self.tally.goal else phase.goal  # the request's own
+        return AuthoringContext(request=self.brief_text, goal=goal,
                                 related=related_results(phase.tasks, wanted),
                                 language=self.language)
 

@@ -60,8 +60,9 @@ class PhaseRounds:
         self.guard = StallGuard(lambda tool, args: bool(engine.tools.written_paths(tool, args)),
                                 record.phase.id, engine.actions)
 
-    async def run(self, earlier: str) -> str:
-        """Run the phase; returns "done" or "reanalyse"."""
+    async def run(self, earlier: str, goal_known: bool = False) -> str:
+        """Run the phase; returns "done" or "reanalyse". ``goal_known``: the phase's goal is
+        the structured request's, which the history already holds."""
         engine, phase = self.engine, self.phase
         phase.status, phase.started_at = "running", time.monotonic()
         acc = engine.accounting
@@ -70,7 +71,7 @@ class PhaseRounds:
                                  index=self.index, total=self.total, max_rounds=phase.max_rounds))
         self.messages = list(engine.base_messages) + [
             {"role": "user", "content": phase_intro(self.index, self.total, phase.name,
-                                                    phase.goal, earlier)}]
+                                                    "" if goal_known else phase.goal, earlier)}]
         self.head = len(self.messages)
         try:
             outcome = await self._rounds()
