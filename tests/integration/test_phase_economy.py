@@ -242,3 +242,25 @@ def test_the_history_holds_each_rounds_calls_once(ws: Path) -> None:
         (1, 1): "done", (1, 2): "failed", (2, 1): "done"}
     assert (ws / "notes.md").read_text() == "noted"
     assert of(events, "tasks_planned")[0].reasoning == "read both"  # the person still sees it
+
+
+def test_later_rounds_see_earlier_results_cut_to_their_first_lines(ws: Path) -> None:
+    (ws / "guide.md").write_text("".join(f"Rule {n}: keep the port at 80{n:02}.\n"
+                                         for n in range(1, 60)))
+    events, model = run([
+        analysis("Read the guide and note its last rule"),
+        plan(task(1, "read_file", path="guide.md")),
+        judge([1], completed=False, action="continue_phase", summary="Read the guide.",
+              next_tasks=[task(1, "write_file", path="notes.md", content="Rule 59")]),
+        judge([1], summary="Noted the last rule."),
+        summary(),
+    ], ws)
+    first_judge, second_judge = model.requests[2]["messages"], model.requests[3]["messages"]
+    whole = next(m["content"] for m in first_judge if m.get("tool_call_id") == "task_1_1_1")
+    assert "Rule 59: keep the port at 8059." in whole  # the round that read it saw it whole
+    cut = next(m["content"] for m in second_judge if m.get("tool_call_id") == "task_1_1_1")
+    assert "Rule 1: keep the port at 8001." in cut and "Rule 59" not in cut
+    assert "shown whole in round 1, not repeated here (read_file with start_line" in cut
+    assert len(cut) < 700 < len(whole)
+    assert (ws / "notes.md").read_text() == "Rule 59"
+    assert [e.status for e in of(events, "task_finished")] == ["done", "done"]

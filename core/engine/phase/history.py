@@ -6,16 +6,22 @@ list the round's tool calls, which the history then holds anyway as the executed
 their results: once the round has run, the Plan call and its acknowledgement leave it. A
 judge's verdict stays, without its next tasks (they run as the next round's calls, where
 the history shows them) and without its verdicts on tasks it found done (the results show
-them; a verdict that a task failed or did only part of its work is kept).
+them; a verdict that a task failed or did only part of its work is kept). The results of
+rounds before the latest one are cut to their first lines: the round that needed them was
+judged with them whole, the authoring call reads the files it writes itself, and a read of
+the lines still needed (``start_line``/``end_line``) brings them back.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from core.llm.base import Message
 
 PLAN_TOOL = "plan_tool_call"
+EARLIER_RESULT_CHARS = 500
+TASK_CALL = re.compile(r"task_(\d+)_(\d+)_\d+")  # task_executor.call_id
 
 
 def _called(message: Message) -> str:
@@ -49,3 +55,31 @@ def trim_verdict(message: Message) -> None:
         else:
             arguments.pop("task_evaluation")
     function["arguments"] = json.dumps(arguments, ensure_ascii=False)
+
+
+def shorten_earlier_results(messages: list[Message], phase_id: int, round_no: int,
+                            keep: int = EARLIER_RESULT_CHARS) -> None:
+    """Cut the results of this phase's rounds before ``round_no`` to about ``keep``
+    characters (whole lines), saying how much was left out (the messages are replaced, not
+    changed: a request already made keeps what it sent)."""
+    tools = {call["id"]: call["function"]["name"] for m in messages
+             for call in m.get("tool_calls") or [] if m.get("role") == "assistant"}
+    for index, message in enumerate(messages):
+        call_id = str(message.get("tool_call_id", ""))
+        found = TASK_CALL.fullmatch(call_id)
+        content = message.get("content")
+        if message.get("role") != "tool" or not found or not isinstance(content, str):
+            continue
+        if int(found.group(1)) != phase_id or int(found.group(2)) >= round_no:
+            continue
+        if len(content) <= keep * 1.5 or SHORTENED in content[-200:]:
+            continue
+        head = content[:keep].rsplit("\n", 1)[0] if "\n" in content[:keep] else content[:keep]
+        again = (" (read_file with start_line and end_line shows any lines again)"
+                 if tools.get(call_id) == "read_file" else "")
+        messages[index] = {**message, "content": (
+            f"{head}\n[… {len(content) - len(head):,} more characters, shown whole in round "
+            f"{found.group(2)}, {SHORTENED}{again}]")}
+
+
+SHORTENED = "not repeated here"

@@ -27,7 +27,7 @@ from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.phase import PhaseStatus
 from core.models.task import Task
-from core.engine.phase.history import drop_plan_call, trim_verdict
+from core.engine.phase.history import drop_plan_call, shorten_earlier_results, trim_verdict
 from core.engine.phase.host import PhaseHost
 from core.engine.prompts import judge_instruction, language_ask, phase_intro, plan_instruction, \
     think_instruction
@@ -114,6 +114,7 @@ class PhaseRounds:
             if fresh:  # the executed calls below restate the Plan call's arguments
                 drop_plan_call(self.messages)
             self.messages += execution_messages(tasks, phase.id, phase.rounds)
+            shorten_earlier_results(self.messages, phase.id, phase.rounds)
             self._compact()
             outcome = await self._judge_and_route(tasks, facts)
         return outcome
