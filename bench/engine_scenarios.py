@@ -114,18 +114,20 @@ def scenarios() -> list[Scenario]:
             [[("run_command", {"command": "echo test"}, [])]],
         ]),
         two_and_report("read 2 files + report", pair),
+        two_and_report("read 2, then report", pair, later=True),
         two_and_report("read 8 files + report", every),
     ]
 
 
-def two_and_report(name: str, paths: list[str]) -> Scenario:
+def two_and_report(name: str, paths: list[str], later: bool = False) -> Scenario:
     """Read the modules, write a report on them to report.md: one round when the reads and
-    the write fit in one plan (8 tasks), else the reads and then the write."""
+    the write fit in one plan (8 tasks) and the write is not ``later``, else the reads and
+    then the write."""
     count = len(paths)
     instruction = (f"Write a Markdown report on the {count} modules read: what each one "
                    "does, how they fit together, and the risks you see.")
     reads = [read(p) for p in paths]
-    if count + 1 <= 8:
+    if count + 1 <= 8 and not later:
         rounds = [reads + [write("report.md", instruction, list(range(1, count + 1)))]]
     else:
         rounds = [reads, [write("report.md", instruction)]]
