@@ -34,9 +34,12 @@ def _str(most: int, description: str, least: int = 0) -> dict[str, Any]:
     return schema
 
 
-def _strings(items: int, length: int, description: str) -> dict[str, Any]:
-    return {"type": "array", "maxItems": items, "items": {"type": "string", "maxLength": length},
-            "description": description}
+def _strings(items: int, length: int, description: str = "") -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "array", "maxItems": items,
+                              "items": {"type": "string", "maxLength": length}}
+    if description:
+        schema["description"] = description
+    return schema
 
 
 def _int(low: int, high: int, description: str) -> dict[str, Any]:
@@ -56,16 +59,15 @@ def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required}
 
 
+# The analyser's system prompt (prompts.ANALYSER_SYSTEM) says what core_goal, requirements,
+# complexity, estimated_phases and clarification_needed mean; their schema says it not again.
 REQUEST_ANALYSER = _object({
-    "core_goal": _str(300, "The core goal in one sentence.", least=3),
-    "requirements": _strings(8, 200, "What must be true when the work is done, one per item; "
-                              "not steps of the work."),
+    "core_goal": {"type": "string", "maxLength": 300, "minLength": 3},
+    "requirements": _strings(8, 200),
     "constraints": _strings(6, 200, "Constraints, e.g. 'must keep tests passing'; default none."),
     "complexity": {"type": "string", "enum": ["simple", "medium", "complex"]},
-    "estimated_phases": _int(1, MAX_PHASES, "How many phases the work needs: 1 for simple "
-                             "work."),
-    "clarification_needed": {"type": "boolean", "description": "True only if the request "
-                             "cannot be acted on; default false."},
+    "estimated_phases": {"type": "integer", "minimum": 1, "maximum": MAX_PHASES},
+    "clarification_needed": {"type": "boolean"},
     "clarification_questions": _strings(3, 200, "Questions for the person, if needed."),
     "language": _str(40, "The request's language."),
 }, ["core_goal", "requirements", "complexity", "estimated_phases"])
