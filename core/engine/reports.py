@@ -76,9 +76,11 @@ def level2(record: PhaseRecord, tasks: list[Task] | None = None) -> str:
     return "\n".join(lines[:49])
 
 
-def level3(record: PhaseRecord) -> str:
+def level3(record: PhaseRecord, known_goal: str = "") -> str:
+    """L2 plus the goal (unless it is ``known_goal``, the request's) and every task."""
     phase = record.phase
-    lines = [level2(record), f"Goal: {phase.goal}", "Tasks:"]
+    lines = [level2(record)] + ([f"Goal: {phase.goal}"] if phase.goal != known_goal else [])
+    lines.append("Tasks:")
     for task in phase.tasks:
         excerpt = task.result if task.status == "done" else task.error
         title = task.title if task.title.startswith(task.tool) else f"{task.tool} {task.title}"
@@ -90,14 +92,18 @@ def level3(record: PhaseRecord) -> str:
 LEVELS = {1: level1, 2: level2, 3: level3}
 
 
-def degraded_reports(records: list[PhaseRecord], budget_tokens: int) -> tuple[str, list[int]]:
-    """All phase reports within ``budget_tokens`` if possible, and the level each ended at."""
+def degraded_reports(records: list[PhaseRecord], budget_tokens: int, known_goal: str = ""
+                     ) -> tuple[str, list[int]]:
+    """All phase reports within ``budget_tokens`` if possible, and the level each ended at;
+    a phase goal that is ``known_goal`` (the request's, which the reader has) is not
+    repeated."""
     if not records:
         return "(no phase ran)", []
     levels = [3] * len(records)
 
     def render() -> str:
-        return "\n\n".join(LEVELS[lv](rec) for lv, rec in zip(levels, records))
+        return "\n\n".join(level3(rec, known_goal) if lv == 3 else LEVELS[lv](rec)
+                           for lv, rec in zip(levels, records))
 
     text = render()
     for target in (2, 1):
