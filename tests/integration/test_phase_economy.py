@@ -229,9 +229,12 @@ def test_the_history_holds_each_rounds_calls_once(ws: Path) -> None:
     ], ws)
     assert stages_of(events) == ["request_analyser", "plan", "judge", "judge", "summarizer"]
     first_judge, second_judge = model.requests[2]["messages"], model.requests[3]["messages"]
-    # the Plan call left the history once its calls ran: they are there with their results
+    # the Plan call (and what asked for it) left the history once its calls ran: they are
+    # there with their results
     assert [name for name, _ in _calls(first_judge)] == ["read_file", "read_file"]
     assert "# hello" in first_judge[-3]["content"]
+    assert not any("plan_tool_call" in str(m.get("content")) for m in first_judge)
+    assert "plan_tool_call" in model.requests[1]["messages"][-1]["content"]
     # the verdict stays, without the next tasks (run next) and the verdict on a done task
     calls = _calls(second_judge)
     assert [name for name, _ in calls] == ["read_file", "read_file", "judge_tasks", "write_file"]

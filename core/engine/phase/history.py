@@ -3,7 +3,8 @@ same things twice.
 
 Every call of a phase after the first is sent the phase's history. A Plan call's arguments
 list the round's tool calls, which the history then holds anyway as the executed calls with
-their results: once the round has run, the Plan call and its acknowledgement leave it. A
+their results: once the round has run, the Plan call, its acknowledgement and the
+instruction that asked for it leave it. A
 judge's verdict stays, without its next tasks (they run as the next round's calls, where
 the history shows them) and without its verdicts on tasks it found done (the results show
 them; a verdict that a task failed or did only part of its work is kept). The results of
@@ -30,10 +31,12 @@ def _called(message: Message) -> str:
 
 
 def drop_plan_call(messages: list[Message]) -> None:
-    """Remove the Plan call and its acknowledgement that end ``messages``, if they do."""
+    """Remove the Plan call and its acknowledgement that end ``messages``, if they do, with
+    the instruction that asked for it."""
     if len(messages) >= 2 and _called(messages[-2]) == PLAN_TOOL \
             and messages[-1].get("role") == "tool":
-        del messages[-2:]
+        asked = len(messages) >= 3 and messages[-3].get("role") == "user"
+        del messages[-3 if asked else -2:]
 
 
 def trim_verdict(message: Message) -> None:

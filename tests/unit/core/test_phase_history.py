@@ -55,9 +55,10 @@ def test_other_phases_and_other_calls_are_left_as_they_are() -> None:
 def test_the_plan_call_goes_only_when_it_ends_the_history() -> None:
     plan = [assistant_calls([ToolCall(id="c1", name="plan_tool_call", arguments="{}")]),
             tool_message("c1", "Accepted: 1 task(s).")]
-    messages = [{"role": "user", "content": "Round 1"}] + plan
+    intro = {"role": "user", "content": "Phase 1 of 1: Main"}
+    messages = [intro, {"role": "user", "content": "Round 1: plan"}] + plan
     drop_plan_call(messages)
-    assert messages == [{"role": "user", "content": "Round 1"}]
+    assert messages == [intro]
     judged = [assistant_calls([ToolCall(id="c2", name="judge_tasks", arguments="{}")]),
               tool_message("c2", "Verdict recorded.")]
     kept = list(judged)
