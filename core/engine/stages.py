@@ -86,7 +86,7 @@ PHASE_PLANNER = _object({
 }, ["phases"])
 
 VERDICT = _object({
-    "task_id": _int(1, 99, "Task id."),
+    "task_id": {"type": "integer", "minimum": 1, "maximum": 99},
     "status": {"type": "string", "enum": ["done", "failed", "partial"]},
     "quality_score": {"type": "number", "minimum": 0, "maximum": 10},
     "comment": _str(160, "Why."),
@@ -107,12 +107,12 @@ SUMMARIZER = _object({
                           "about 200 words.", least=3),
     "highlights": _strings(4, 120, "Key results; default none."),
     "quality_assessment": _str(60, "Overall quality in a few words."),
+    # what requirements holds is said by the summarizer's instruction (prompts.py)
     "requirements": {"type": "array", "maxItems": 8, "items": _object({
-        "requirement": _str(120, "The requirement, as listed."),
+        "requirement": {"type": "string", "maxLength": 120},
         "status": {"type": "string", "enum": ["done", "failed", "not_attempted"]},
-        "evidence": _str(120, "The tasks, files or commands that show it."),
-    }, ["requirement", "status", "evidence"]),
-        "description": "One entry per requirement, in the order given."},
+        "evidence": {"type": "string", "maxLength": 120},
+    }, ["requirement", "status", "evidence"])},
 }, ["final_summary", "requirements"])
 
 
@@ -139,7 +139,8 @@ def phase_planner_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
 
 def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
                  parameters: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """judge_tasks's schema: the verdict, and optionally the next round's tasks."""
+    """judge_tasks's schema: the verdict, and optionally the next round's tasks (which tasks
+    to evaluate and when to give next tasks is said by ``prompts.judge_instruction``)."""
     return _object({
         "next_action": {"type": "string",
                         "enum": ["continue_phase", "end_phase", "retry_failed", "replan"]},
@@ -147,14 +148,12 @@ def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
                              least=10),
         "phase_completed": {"type": "boolean", "description": "Goal reached? Default: "
                             "end_phase without failed_reason."},
-        "task_evaluation": {"type": "array", "maxItems": MAX_TASKS, "items": VERDICT,
-                            "description": "Only tasks not plainly done."},
+        "task_evaluation": {"type": "array", "maxItems": MAX_TASKS, "items": VERDICT},
         "quality_score": _number(0, 10, "Default 8."),
         "failed_reason": _str(200, "Why something failed or is missing."),
         "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"]},
         "next_tasks": {"type": "array", "maxItems": max_tasks,
-                       "items": task_schema(tool_names, parameters),
-                       "description": "The next round's tasks, if known."},
+                       "items": task_schema(tool_names, parameters)},
     }, ["user_summary"])
 
 
