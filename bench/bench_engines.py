@@ -30,7 +30,7 @@ from bench.engine_scenarios import scenarios  # noqa: E402
 from bench.engine_wire import wire_report  # noqa: E402
 
 COLUMNS = (("calls", 5, "d"), ("chars", 8, "d"), ("prompt", 7, "d"), ("uncached", 8, "d"),
-           ("completion", 6, "d"), ("peak", 6, "d"), ("seconds", 6, ".1f"))
+           ("local", 6, "d"), ("completion", 6, "d"), ("peak", 6, "d"), ("seconds", 6, ".1f"))
 RATIOS = ("calls", "chars", "prompt", "completion")
 
 
@@ -50,7 +50,7 @@ def table(full: bool, stages: bool) -> None:
     rows.append(("TOTAL", totals))
     print(f"\nmodel: {'full (every field a stage schema offers)' if full else 'lean (required fields)'}")
     header = (f"{'scenario':24} {'engine':16} {'calls':>5} {'chars':>8} {'tokens':>7} "
-              f"{'uncached':>8} {'compl':>6} {'peak':>6} {'model s':>7}"
+              f"{'uncached':>8} {'local':>6} {'compl':>6} {'peak':>6} {'model s':>7}"
               "   phase/this: calls  chars tokens  compl")
     print(header)
     print("-" * len(header))
@@ -90,7 +90,8 @@ def main() -> None:
           f"the estimate of both engines (about 4 characters a token); model s = "
           f"{SECONDS_PER_CALL} s a call + uncached tokens at {PREFILL_TOKENS_PER_S:,} tok/s + "
           f"completion tokens at {GENERATED_TOKENS_PER_S} tok/s; uncached = tokens minus "
-          "what a prefix cache (OpenAI's rule) would serve.")
+          "what a prefix cache (OpenAI's rule) would serve; local = tokens evaluated anew "
+          "where only the previous prompt is cached (llama.cpp, the embedded model).")
     if not args.no_wire:
         print("\n" + wire_report())
 

@@ -12,7 +12,8 @@ endpoints bill it), and ``cached_tokens`` comes from ``PrefixCache``.
 ``PrefixCache`` reproduces the rule of OpenAI's prompt cache: a request is served from
 the cache for the longest prefix it shares with an earlier request — tool definitions
 first, then messages in order, compared whole — when that prefix is at least 1,024
-tokens, in steps of 128 tokens.
+tokens, in steps of 128 tokens. ``LastPromptCache`` is llama.cpp's instead: only the previous
+request's prompt is kept.
 
 Every request's characters are counted as they go over the wire (``request_chars``: the
 messages and the tools offered, as JSON), in all and per stage. A ``full`` model fills
@@ -54,6 +55,29 @@ class PrefixCache:
         if tokens < CACHE_MIN_TOKENS:
             return 0
         return tokens - tokens % CACHE_STEP_TOKENS
+
+
+class LastPromptCache:
+    """The cache of llama.cpp (the embedded model, a llama.cpp server's slot): the previous
+    request's prompt, of which the longest shared prefix is not evaluated again. The prompt
+    is laid out as the embedded model renders it: a forced stage's schema ends the last user
+    turn, a free call's tools end the system turn."""
+
+    def __init__(self) -> None:
+        self._previous: list[str] = []
+
+    def uncached(self, tools: list[dict[str, Any]], messages: list[Message],
+                 forced: bool) -> int:
+        """Tokens of this request evaluated anew; the request is remembered afterwards."""
+        parts = [json.dumps(m, sort_keys=True) for m in messages]
+        sizes = [estimate_tokens(m) for m in messages]
+        where = -1 if forced else 0
+        if tools and parts:
+            parts[where] += json.dumps(tools, sort_keys=True)
+            sizes[where] += estimate_tokens(tools)
+        shared = _common(parts, self._previous)
+        self._previous = parts
+        return sum(sizes[shared:])
 
 
 def _common(a: list[str], b: list[str]) -> int:
@@ -110,6 +134,8 @@ class StageScriptedModel:
         self.defaults = defaults or {}
         self.full = full
         self.cache = PrefixCache()
+        self.last_prompt = LastPromptCache()
+        self.local_uncached = 0  # tokens evaluated anew under ``LastPromptCache``
         self.stages: list[str] = []
         self.chars = 0
         self.chars_by_stage: dict[str, int] = {}
@@ -134,6 +160,7 @@ class StageScriptedModel:
         self.chars_by_stage[key] = self.chars_by_stage.get(key, 0) + size
         reply = await ScriptedModel(script).complete(messages, tools, tool_choice)
         cached = self.cache.lookup(tools, messages)
+        self.local_uncached += self.last_prompt.uncached(tools, messages, stage != "auto")
         generated = (reply.text or "") + "".join(c.name + c.arguments for c in reply.tool_calls)
         return replace(reply, usage=replace(reply.usage, cached_tokens=cached,
                                             completion_tokens=estimate_tokens(generated)))

@@ -70,6 +70,7 @@ async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], classic:
             _check(s, classic, planned, ran, failed_writes, generated_by, model)
             figures = {"calls": event.llm_calls, "chars": model.chars,
                        "prompt": event.prompt_tokens, "uncached": event.prompt_tokens - cached,
+                       "local": model.local_uncached,
                        "completion": event.completion_tokens, "peak": peak}
             figures["seconds"] = model_seconds(figures)
             return figures, model
