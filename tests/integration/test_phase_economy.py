@@ -267,3 +267,20 @@ def test_later_rounds_see_earlier_results_cut_to_their_first_lines(ws: Path) -> 
     assert len(cut) < 700 < len(whole)
     assert (ws / "notes.md").read_text() == "Rule 59"
     assert [e.status for e in of(events, "task_finished")] == ["done", "done"]
+
+
+def test_rounds_that_only_read_keep_the_earlier_results_whole(ws: Path) -> None:
+    (ws / "guide.md").write_text("".join(f"Rule {n}: keep the port at 80{n:02}.\n"
+                                         for n in range(1, 60)))
+    events, model = run([
+        analysis("Read the guide and the README"),
+        plan(task(1, "read_file", path="guide.md")),
+        judge([1], completed=False, action="continue_phase", summary="Read the guide.",
+              next_tasks=[task(1, "read_file", path="README.md")]),
+        judge([1], summary="Read both."),
+        summary(),
+    ], ws)
+    second_judge = model.requests[3]["messages"]
+    kept = next(m["content"] for m in second_judge if m.get("tool_call_id") == "task_1_1_1")
+    assert "Rule 59: keep the port at 8059." in kept and "not repeated here" not in kept
+    assert [e.status for e in of(events, "task_finished")] == ["done", "done"]

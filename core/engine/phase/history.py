@@ -7,10 +7,14 @@ their results: once the round has run, the Plan call, its acknowledgement and th
 instruction that asked for it leave it. A
 judge's verdict stays, without its next tasks (they run as the next round's calls, where
 the history shows them) and without its verdicts on tasks it found done (the results show
-them; a verdict that a task failed or did only part of its work is kept). The results of
-rounds before the latest one are cut to their first lines: the round that needed them was
-judged with them whole, the authoring call reads the files it writes itself, and a read of
-the lines still needed (``start_line``/``end_line``) brings them back.
+them; a verdict that a task failed or did only part of its work is kept). After a round
+that wrote files, the results of the rounds before it are cut to their first lines: the
+round that needed them was judged with them whole, the authoring calls read the files they
+write themselves, what an earlier read showed may have changed, and those calls took the
+phase's prompt out of llama.cpp's cache (it keeps the previous prompt only), so the next
+stage call is evaluated whole anyway. A read of the lines still needed
+(``start_line``/``end_line``) brings them back. Rounds that only read keep everything: a
+cached prompt prefix serves them.
 """
 
 from __future__ import annotations

@@ -111,13 +111,22 @@ class PhaseRounds:
                 continue
             tasks = self._start(planned)
             facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
-            if fresh:  # the executed calls below restate the Plan call's arguments
-                drop_plan_call(self.messages)
-            self.messages += execution_messages(tasks, phase.id, phase.rounds)
-            shorten_earlier_results(self.messages, phase.id, phase.rounds)
+            self._record(tasks, fresh)
             self._compact()
             outcome = await self._judge_and_route(tasks, facts)
         return outcome
+
+    def _record(self, tasks: list[Task], fresh: bool) -> None:
+        """The round's calls and results join the history (``phase.history``): the Plan call
+        that listed them (``fresh``: there was one) leaves it, and after a round that wrote
+        files the results of the rounds before it are cut short."""
+        if fresh:
+            drop_plan_call(self.messages)
+        self.messages += execution_messages(tasks, self.phase.id, self.phase.rounds)
+        tools = self.engine.tools
+        if any(t.started_at is not None and tools.written_paths(t.tool, t.arguments)
+               for t in tasks):
+            shorten_earlier_results(self.messages, self.phase.id, self.phase.rounds)
 
     def _compact(self) -> None:
         settings = self.engine.settings
