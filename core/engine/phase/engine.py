@@ -135,8 +135,7 @@ class PhaseEngine(EngineBase):
                         estimated_phases=1, language=decide(self._request, "", self._prior))
 
     async def run_phases(self, analysis: Analysis) -> str:
-        self.analysis_text = analysis.as_text()
-        self.brief_text = analysis.as_text(complexity=False)
+        self.analysis_text, self.brief_text = analysis.as_text(), analysis.as_text(False)
         system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
         files = await asyncio.to_thread(overview, self.run_state.workspace)
         self.base_messages = [{"role": "system", "content": system},
