@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from core.engine.language import is_english
@@ -91,7 +92,9 @@ def authoring_language(language: str) -> str:
 
 
 def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
-    """One compact line per tool: name(param: type, ...) — description."""
+    """One compact line per tool: name(param: type, ...) — the first sentence of its
+    description (the rest tells how the tool behaves, which a plan need not know; the
+    catalogue is in every plan, judge and phase-planner call)."""
     lines = []
     for entry in schemas:
         fn = entry["function"]
@@ -100,9 +103,17 @@ def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
         params = ", ".join(
             f"{name}{'' if name in required else '?'}: {spec.get('type', 'any')}"
             for name, spec in props.items())
-        description = fn.get("description", "").split("\n")[0]
+        description = first_sentence(fn.get("description", ""))
         lines.append(f"- {fn['name']}({params}) — {description}")
     return "\n".join(lines)
+
+
+def first_sentence(text: str) -> str:
+    """The first line of ``text`` up to the end of its first sentence (a full stop, "!" or
+    "?" before a space; "e.g." and "i.e." do not end it)."""
+    line = text.split("\n")[0].strip()
+    end = re.search(r"(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s+\S)", line)
+    return line[:end.start() + 1] if end else line
 
 
 def analyser_user(request: str, previous: dict[str, Any] | None) -> str:
@@ -120,8 +131,9 @@ def reanalyse_user(request: str, earlier: str, problem: str) -> str:
 
 
 def execution_request(analysis_text: str, memory: str, files: str) -> str:
-    """The run's first user turn: the structured request and the workspace's files."""
-    text = f"Structured request:\n{analysis_text}\n\n{files}"
+    """The run's first user turn: the structured request and the workspace's files (none
+    given: the summarizer's)."""
+    text = f"Structured request:\n{analysis_text}" + (f"\n\n{files}" if files else "")
     if memory:
         text = f"Earlier in this conversation:\n{memory}\n\n{text}"
     return text
@@ -141,7 +153,8 @@ PHASE_PLANNER_INSTRUCTION = ("Split the structured request into phases in depend
 
 
 def phase_intro(index: int, total: int, name: str, goal: str, earlier: str) -> str:
-    text = f"Phase {index} of {total}: {name}\nGoal: {goal}"
+    """The phase's first user turn; ``goal`` "" where it is the structured request's."""
+    text = f"Phase {index} of {total}: {name}" + (f"\nGoal: {goal}" if goal else "")
     if earlier:
         text += f"\n\nEarlier phases:\n{earlier}"
     return text

@@ -1,7 +1,8 @@
 """Phase reports at three levels, and the size-driven degradation the summarizer uses.
 
-L1: verdict and blockers (under 10 lines). L2: L1 plus key changes and evidence (under
-50 lines). L3: every task with a result excerpt. Later phases are planned with L1 of
+L1: verdict and blockers (under 10 lines). L2: L1 plus key changes and evidence: the
+judge's comments on tasks it did not find done, the errors of tasks that failed (under 50
+lines). L3: every task with a result excerpt. Later phases are planned with L1 of
 earlier ones, retries get L2 of the failed round, the summarizer gets L3 of every
 phase, degraded oldest-first (L3 → L2, then L2 → L1) when over budget, never touching
 the last phase's full report.
@@ -66,7 +67,7 @@ def level2(record: PhaseRecord, tasks: list[Task] | None = None) -> str:
                         if len(record.changed_files) > 10 else ""))
     for judgement in phase.judgements[-3:]:
         for verdict in judgement.task_evaluation[:8]:
-            if verdict.comment:
+            if verdict.comment and verdict.status != "done":
                 lines.append(f"- judge on task {verdict.task_id} ({verdict.status}, "
                              f"{verdict.quality_score:g}/10): {_line(verdict.comment, 120)}")
     for task in (tasks if tasks is not None else phase.tasks)[-12:]:
@@ -75,27 +76,34 @@ def level2(record: PhaseRecord, tasks: list[Task] | None = None) -> str:
     return "\n".join(lines[:49])
 
 
-def level3(record: PhaseRecord) -> str:
+def level3(record: PhaseRecord, known_goal: str = "") -> str:
+    """L2 plus the goal (unless it is ``known_goal``, the request's) and every task."""
     phase = record.phase
-    lines = [level2(record), f"Goal: {phase.goal}", "Tasks:"]
+    lines = [level2(record)] + ([f"Goal: {phase.goal}"] if phase.goal != known_goal else [])
+    lines.append("Tasks:")
     for task in phase.tasks:
         excerpt = task.result if task.status == "done" else task.error
-        lines.append(f"- round {task.round} task {task.id} [{task.status}] {task.tool} "
-                     f"{_line(task.title, 80)}: {_line(excerpt, 300)}")
+        title = task.title if task.title.startswith(task.tool) else f"{task.tool} {task.title}"
+        lines.append(f"- round {task.round} task {task.id} [{task.status}] "
+                     f"{_line(title, 80)}: {_line(excerpt, 300)}")
     return "\n".join(lines)
 
 
 LEVELS = {1: level1, 2: level2, 3: level3}
 
 
-def degraded_reports(records: list[PhaseRecord], budget_tokens: int) -> tuple[str, list[int]]:
-    """All phase reports within ``budget_tokens`` if possible, and the level each ended at."""
+def degraded_reports(records: list[PhaseRecord], budget_tokens: int, known_goal: str = ""
+                     ) -> tuple[str, list[int]]:
+    """All phase reports within ``budget_tokens`` if possible, and the level each ended at;
+    a phase goal that is ``known_goal`` (the request's, which the reader has) is not
+    repeated."""
     if not records:
         return "(no phase ran)", []
     levels = [3] * len(records)
 
     def render() -> str:
-        return "\n\n".join(LEVELS[lv](rec) for lv, rec in zip(levels, records))
+        return "\n\n".join(level3(rec, known_goal) if lv == 3 else LEVELS[lv](rec)
+                           for lv, rec in zip(levels, records))
 
     text = render()
     for target in (2, 1):

@@ -34,9 +34,12 @@ def _str(most: int, description: str, least: int = 0) -> dict[str, Any]:
     return schema
 
 
-def _strings(items: int, length: int, description: str) -> dict[str, Any]:
-    return {"type": "array", "maxItems": items, "items": {"type": "string", "maxLength": length},
-            "description": description}
+def _strings(items: int, length: int, description: str = "") -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "array", "maxItems": items,
+                              "items": {"type": "string", "maxLength": length}}
+    if description:
+        schema["description"] = description
+    return schema
 
 
 def _int(low: int, high: int, description: str) -> dict[str, Any]:
@@ -56,16 +59,15 @@ def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required}
 
 
+# The analyser's system prompt (prompts.ANALYSER_SYSTEM) says what core_goal, requirements,
+# complexity, estimated_phases and clarification_needed mean; their schema says it not again.
 REQUEST_ANALYSER = _object({
-    "core_goal": _str(300, "The core goal in one sentence.", least=3),
-    "requirements": _strings(8, 200, "What must be true when the work is done, one per item; "
-                              "not steps of the work."),
+    "core_goal": {"type": "string", "maxLength": 300, "minLength": 3},
+    "requirements": _strings(8, 200),
     "constraints": _strings(6, 200, "Constraints, e.g. 'must keep tests passing'; default none."),
     "complexity": {"type": "string", "enum": ["simple", "medium", "complex"]},
-    "estimated_phases": _int(1, MAX_PHASES, "How many phases the work needs: 1 for simple "
-                             "work."),
-    "clarification_needed": {"type": "boolean", "description": "True only if the request "
-                             "cannot be acted on; default false."},
+    "estimated_phases": {"type": "integer", "minimum": 1, "maximum": MAX_PHASES},
+    "clarification_needed": {"type": "boolean"},
     "clarification_questions": _strings(3, 200, "Questions for the person, if needed."),
     "language": _str(40, "The request's language."),
 }, ["core_goal", "requirements", "complexity", "estimated_phases"])
@@ -84,7 +86,7 @@ PHASE_PLANNER = _object({
 }, ["phases"])
 
 VERDICT = _object({
-    "task_id": _int(1, 99, "Task id."),
+    "task_id": {"type": "integer", "minimum": 1, "maximum": 99},
     "status": {"type": "string", "enum": ["done", "failed", "partial"]},
     "quality_score": {"type": "number", "minimum": 0, "maximum": 10},
     "comment": _str(160, "Why."),
@@ -105,12 +107,12 @@ SUMMARIZER = _object({
                           "about 200 words.", least=3),
     "highlights": _strings(4, 120, "Key results; default none."),
     "quality_assessment": _str(60, "Overall quality in a few words."),
+    # what requirements holds is said by the summarizer's instruction (prompts.py)
     "requirements": {"type": "array", "maxItems": 8, "items": _object({
-        "requirement": _str(120, "The requirement, as listed."),
+        "requirement": {"type": "string", "maxLength": 120},
         "status": {"type": "string", "enum": ["done", "failed", "not_attempted"]},
-        "evidence": _str(120, "The tasks, files or commands that show it."),
-    }, ["requirement", "status", "evidence"]),
-        "description": "One entry per requirement, in the order given."},
+        "evidence": {"type": "string", "maxLength": 120},
+    }, ["requirement", "status", "evidence"])},
 }, ["final_summary", "requirements"])
 
 
@@ -137,7 +139,8 @@ def phase_planner_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
 
 def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
                  parameters: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """judge_tasks's schema: the verdict, and optionally the next round's tasks."""
+    """judge_tasks's schema: the verdict, and optionally the next round's tasks (which tasks
+    to evaluate and when to give next tasks is said by ``prompts.judge_instruction``)."""
     return _object({
         "next_action": {"type": "string",
                         "enum": ["continue_phase", "end_phase", "retry_failed", "replan"]},
@@ -145,14 +148,12 @@ def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
                              least=10),
         "phase_completed": {"type": "boolean", "description": "Goal reached? Default: "
                             "end_phase without failed_reason."},
-        "task_evaluation": {"type": "array", "maxItems": MAX_TASKS, "items": VERDICT,
-                            "description": "Only tasks not plainly done."},
+        "task_evaluation": {"type": "array", "maxItems": MAX_TASKS, "items": VERDICT},
         "quality_score": _number(0, 10, "Default 8."),
         "failed_reason": _str(200, "Why something failed or is missing."),
         "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"]},
         "next_tasks": {"type": "array", "maxItems": max_tasks,
-                       "items": task_schema(tool_names, parameters),
-                       "description": "The next round's tasks, if known."},
+                       "items": task_schema(tool_names, parameters)},
     }, ["user_summary"])
 
 

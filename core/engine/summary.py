@@ -77,7 +77,7 @@ class SummaryUnavailable(Exception):
 async def model_summary(caller: StageCaller, base: list[Message], tally: RunTally,
                         context_window: int, language: str = "") -> Summary:
     """The summary from the model, its text for the person asked in ``language``."""
-    reports, _ = degraded_reports(tally.records, max(context_window // 3, 1000))
+    reports, _ = degraded_reports(tally.records, max(context_window // 3, 1000), tally.goal)
     instruction = summarizer_instruction(tally.status_line(), reports, tally.requirements)
     messages = list(base) + [{"role": "user",
                               "content": instruction + language_ask(language, "summarizer")}]

@@ -49,14 +49,17 @@ class Analysis:
     clarification_questions: list[str] = field(default_factory=list)
     language: str = ""  # the request's; the engine settles it (``core.engine.language``)
 
-    def as_text(self) -> str:
-        """The structured request as it enters the execution context."""
+    def as_text(self, complexity: bool = True) -> str:
+        """The structured request as it enters the execution context; without
+        ``complexity``, as the authoring and summary calls get it (they plan nothing)."""
         lines = [f"[Goal] {self.core_goal}"]
         if self.requirements:
             lines.append("[Requirements] " + "; ".join(self.requirements))
         if self.constraints:
             lines.append("[Constraints] " + "; ".join(self.constraints))
-        lines.append(f"[Complexity] {self.complexity}, about {self.estimated_phases} phase(s)")
+        if complexity:
+            lines.append(f"[Complexity] {self.complexity}, about {self.estimated_phases} "
+                         "phase(s)")
         return "\n".join(lines)
 
 

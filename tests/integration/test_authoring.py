@@ -46,6 +46,11 @@ def test_the_plan_names_the_file_and_the_authoring_call_writes_it(ws: Path) -> N
     assert call["temperature"] == 0.0 and call["max_tokens"] >= 800
     prompt = call["messages"][-1]["content"]
     assert ASK in prompt and "[Goal] Implement slugify in textutils.py" in prompt
+    # the person's words, then the structured request whose goal (here the same words) the one
+    # phase shares: no "Current goal" repeats it; the complexity estimate plans nothing
+    assert prompt.startswith("The person asked:\nImplement slugify in textutils.py\n\n")
+    assert prompt.count("Implement slugify in textutils.py") == 2
+    assert "Current goal" not in prompt and "[Complexity]" not in prompt
     assert STUB in prompt  # the file as it is now
     assert "def words(text)" in prompt.split("Results this task builds on:")[1]  # the read
     assert [e.stage for e in of(events, "llm_call")].count("author") == 1

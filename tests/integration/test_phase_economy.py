@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -30,9 +31,13 @@ def test_every_call_after_the_analysis_starts_with_the_same_prefix(ws: Path) -> 
     assert [m["role"] for m in prefix] == ["system", "user"]
     assert "Structured request" in prefix[1]["content"]
     assert all(r["messages"][:2] == prefix for r in model.requests[1:-1])
-    # the summarizer gets the structured request without the rounds' tool catalogue
+    # the summarizer gets the structured request without the rounds' tool catalogue, the
+    # workspace's files and the complexity estimate
     last = model.requests[-1]["messages"]
-    assert last[1] == prefix[1] and "read_file" not in last[0]["content"]
+    structured, files = prefix[1]["content"].split("\n\nWorkspace files", 1)
+    assert "README.md" in files and "\n[Complexity] complex" in structured
+    assert last[1]["content"] == structured.split("\n[Complexity]")[0]
+    assert "read_file" not in last[0]["content"]
     assert "read_file" in prefix[0]["content"]
     # each stage's instruction comes after the prefix, never inside it
     assert "phase_planner" not in prefix[1]["content"]
@@ -202,3 +207,80 @@ def test_think_overruling_the_judge_drops_its_next_tasks(ws: Path) -> None:
                                  "summarizer"]
     assert not (ws / "guess.md").exists()
     assert "Look for the file first." in of(events, "thought")[0].next_round_strategy
+
+
+def _calls(messages: list[dict]) -> list[tuple[str, dict]]:
+    return [(c["function"]["name"], json.loads(c["function"]["arguments"]))
+            for m in messages for c in m.get("tool_calls") or []]
+
+
+def test_the_history_holds_each_rounds_calls_once(ws: Path) -> None:
+    verdict = judge([1], [2], completed=False, action="continue_phase", summary="One read failed.",
+                    next_tasks=[task(1, "write_file", path="notes.md", content="noted")])
+    verdict["arguments"]["task_evaluation"].insert(0, {
+        "task_id": 1, "status": "done", "quality_score": 9, "comment": "read it"})
+    events, model = run([
+        analysis("Read then note"),
+        plan(task(1, "read_file", path="README.md"), task(2, "read_file", path="missing.md"),
+             reasoning="read both"),
+        verdict,
+        judge([1], summary="Wrote the note."),
+        summary(),
+    ], ws)
+    assert stages_of(events) == ["request_analyser", "plan", "judge", "judge", "summarizer"]
+    first_judge, second_judge = model.requests[2]["messages"], model.requests[3]["messages"]
+    # the Plan call (and what asked for it) left the history once its calls ran: they are
+    # there with their results
+    assert [name for name, _ in _calls(first_judge)] == ["read_file", "read_file"]
+    assert "# hello" in first_judge[-3]["content"]
+    assert not any("plan_tool_call" in str(m.get("content")) for m in first_judge)
+    assert "plan_tool_call" in model.requests[1]["messages"][-1]["content"]
+    # the verdict stays, without the next tasks (run next) and the verdict on a done task
+    calls = _calls(second_judge)
+    assert [name for name, _ in calls] == ["read_file", "read_file", "judge_tasks", "write_file"]
+    kept = calls[2][1]
+    assert "next_tasks" not in kept and kept["user_summary"] == "One read failed."
+    assert [v["task_id"] for v in kept["task_evaluation"]] == [2]
+    assert {(e.round, e.task_id): e.status for e in of(events, "task_finished")} == {
+        (1, 1): "done", (1, 2): "failed", (2, 1): "done"}
+    assert (ws / "notes.md").read_text() == "noted"
+    assert of(events, "tasks_planned")[0].reasoning == "read both"  # the person still sees it
+
+
+def test_later_rounds_see_earlier_results_cut_to_their_first_lines(ws: Path) -> None:
+    (ws / "guide.md").write_text("".join(f"Rule {n}: keep the port at 80{n:02}.\n"
+                                         for n in range(1, 60)))
+    events, model = run([
+        analysis("Read the guide and note its last rule"),
+        plan(task(1, "read_file", path="guide.md")),
+        judge([1], completed=False, action="continue_phase", summary="Read the guide.",
+              next_tasks=[task(1, "write_file", path="notes.md", content="Rule 59")]),
+        judge([1], summary="Noted the last rule."),
+        summary(),
+    ], ws)
+    first_judge, second_judge = model.requests[2]["messages"], model.requests[3]["messages"]
+    whole = next(m["content"] for m in first_judge if m.get("tool_call_id") == "task_1_1_1")
+    assert "Rule 59: keep the port at 8059." in whole  # the round that read it saw it whole
+    cut = next(m["content"] for m in second_judge if m.get("tool_call_id") == "task_1_1_1")
+    assert "Rule 1: keep the port at 8001." in cut and "Rule 59" not in cut
+    assert "shown whole in round 1, not repeated here (read_file with start_line" in cut
+    assert len(cut) < 700 < len(whole)
+    assert (ws / "notes.md").read_text() == "Rule 59"
+    assert [e.status for e in of(events, "task_finished")] == ["done", "done"]
+
+
+def test_rounds_that_only_read_keep_the_earlier_results_whole(ws: Path) -> None:
+    (ws / "guide.md").write_text("".join(f"Rule {n}: keep the port at 80{n:02}.\n"
+                                         for n in range(1, 60)))
+    events, model = run([
+        analysis("Read the guide and the README"),
+        plan(task(1, "read_file", path="guide.md")),
+        judge([1], completed=False, action="continue_phase", summary="Read the guide.",
+              next_tasks=[task(1, "read_file", path="README.md")]),
+        judge([1], summary="Read both."),
+        summary(),
+    ], ws)
+    second_judge = model.requests[3]["messages"]
+    kept = next(m["content"] for m in second_judge if m.get("tool_call_id") == "task_1_1_1")
+    assert "Rule 59: keep the port at 8059." in kept and "not repeated here" not in kept
+    assert [e.status for e in of(events, "task_finished")] == ["done", "done"]

@@ -51,6 +51,7 @@ class PhaseEngine(EngineBase):
         self.reanalysed = False
         self.actions: dict[str, Done] = {}
         self.analysis_text = ""
+        self.brief_text = ""  # the structured request without the complexity estimate
 
     def on_file_changed(self, path: str) -> None:
         if self._current is not None and path not in self._current.changed_files:
@@ -109,9 +110,11 @@ class PhaseEngine(EngineBase):
                        constraints=[*analysis.constraints, assumed])
 
     def summary_context(self) -> list[Message]:
-        """The structured request without the agent's tool catalogue: the summarizer offers
-        its own tool (so no cached prefix is shared with the rounds) and plans nothing."""
-        request = [m for m in self.base_messages if m["role"] == "user"][:1]
+        """The structured request without the agent's tool catalogue and the workspace's
+        files: the summarizer offers its own tool (so no cached prefix is shared with the
+        rounds), plans nothing and reports on what the rounds did."""
+        request: list[Message] = [{"role": "user", "content": execution_request(
+            self.brief_text, self.memory, "")}] if self.base_messages else []
         return [{"role": "system", "content": SUMMARIZER_SYSTEM}, *request]
 
     async def analyse(self, user_text: str) -> Analysis:
@@ -131,7 +134,7 @@ class PhaseEngine(EngineBase):
                         estimated_phases=1, language=decide(self._request, "", self._prior))
 
     async def run_phases(self, analysis: Analysis) -> str:
-        self.analysis_text = analysis.as_text()
+        self.analysis_text, self.brief_text = analysis.as_text(), analysis.as_text(False)
         system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
         files = await asyncio.to_thread(self.workspace_view)
         self.base_messages = [{"role": "system", "content": system},
@@ -171,7 +174,7 @@ class PhaseEngine(EngineBase):
                                  if following else "", carried=handoff,
                                  carried_by="planned with the phases" if index == 1 else
                                  "planned by the judge when the previous phase ended")
-            outcome = await runner.run(earlier)
+            outcome = await runner.run(earlier, record.phase.goal == analysis.core_goal)
             handoff = runner.handoff
             self._current = None
             if outcome == "reanalyse" and not self.reanalysed:
@@ -219,13 +222,14 @@ class PhaseEngine(EngineBase):
         phase's earlier reads found."""
         record = self._current
         if record is None:
-            return AuthoringContext(request=self.analysis_text, words=self.request,
+            return AuthoringContext(request=self.brief_text, words=self.request,
                                     language=self.language)
         phase = record.phase
         task = next((t for t in reversed(phase.tasks) if t.id == ctx.task_id
                      and t.round == phase.rounds), None)
         wanted = set(task.dependencies) if task is not None else set()
-        return AuthoringContext(request=self.analysis_text, words=self.request, goal=phase.goal,
+        goal = "" if phase.goal == self.tally.goal else phase.goal  # the request's own
+        return AuthoringContext(request=self.brief_text, words=self.request, goal=goal,
                                 related=related_results(phase.tasks, wanted),
                                 language=self.language)
 

@@ -27,6 +27,7 @@ from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.phase import PhaseStatus
 from core.models.task import Task
+from core.engine.phase.history import drop_plan_call, shorten_earlier_results, trim_verdict
 from core.engine.phase.host import PhaseHost
 from core.engine.prompts import judge_instruction, language_ask, phase_intro, plan_instruction, \
     think_instruction
@@ -59,8 +60,9 @@ class PhaseRounds:
         self.guard = StallGuard(lambda tool, args: bool(engine.tools.written_paths(tool, args)),
                                 record.phase.id, engine.actions)
 
-    async def run(self, earlier: str) -> str:
-        """Run the phase; returns "done" or "reanalyse"."""
+    async def run(self, earlier: str, goal_known: bool = False) -> str:
+        """Run the phase; returns "done" or "reanalyse". ``goal_known``: the phase's goal is
+        the structured request's, which the history already holds."""
         engine, phase = self.engine, self.phase
         phase.status, phase.started_at = "running", time.monotonic()
         acc = engine.accounting
@@ -69,7 +71,7 @@ class PhaseRounds:
                                  index=self.index, total=self.total, max_rounds=phase.max_rounds))
         self.messages = list(engine.base_messages) + [
             {"role": "user", "content": phase_intro(self.index, self.total, phase.name,
-                                                    phase.goal, earlier)}]
+                                                    "" if goal_known else phase.goal, earlier)}]
         self.head = len(self.messages)
         try:
             outcome = await self._rounds()
@@ -96,7 +98,8 @@ class PhaseRounds:
                 break
             phase.rounds += 1
             self.round_starts.append(len(self.messages))
-            planned = self._take_pending() if self.pending.tasks else await self._plan()
+            fresh = not self.pending.tasks
+            planned = await self._plan() if fresh else self._take_pending()
             if planned is None:
                 self.round_starts.pop()
                 bad_plans += 1
@@ -108,10 +111,22 @@ class PhaseRounds:
                 continue
             tasks = self._start(planned)
             facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
-            self.messages += execution_messages(tasks, phase.id, phase.rounds)
+            self._record(tasks, fresh)
             self._compact()
             outcome = await self._judge_and_route(tasks, facts)
         return outcome
+
+    def _record(self, tasks: list[Task], fresh: bool) -> None:
+        """The round's calls and results join the history (``phase.history``): the Plan call
+        that listed them (``fresh``: there was one) leaves it, and after a round that wrote
+        files the results of the rounds before it are cut short."""
+        if fresh:
+            drop_plan_call(self.messages)
+        self.messages += execution_messages(tasks, self.phase.id, self.phase.rounds)
+        tools = self.engine.tools
+        if any(t.started_at is not None and tools.written_paths(t.tool, t.arguments)
+               for t in tasks):
+            shorten_earlier_results(self.messages, self.phase.id, self.phase.rounds)
 
     def _compact(self) -> None:
         settings = self.engine.settings
@@ -238,6 +253,7 @@ class PhaseRounds:
             ack=lambda _: "Verdict recorded.")
         if result.value is None:
             return degraded_judge(result.problem), True
+        trim_verdict(self.messages[-2])
         self._notes("judge", result.value.notes)
         return result.value, False
 

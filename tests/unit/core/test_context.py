@@ -8,6 +8,7 @@ from core.engine.context import compact, digest, rounds_digest
 from core.llm.base import estimate_tokens
 from core.engine.memory import format_memory
 from core.models import Phase, Task
+from core.models.stage_results import TaskVerdict, Verdict
 from core.engine.reports import PhaseRecord, degraded_reports, level1, level2, level3
 from tests.integration.test_openai_protocol import assert_pairs_intact
 from tests.support.script import judge, of, phases, plan, analysis, run, summary, task
@@ -63,6 +64,19 @@ def test_levels_have_their_sizes() -> None:
     assert len(level2(record).splitlines()) < 50
     assert "f1.py" in level2(record) and "f1.py" not in level1(record)
     assert level3(record).count("round 1 task") == 8
+
+
+def test_the_report_repeats_neither_the_requests_goal_nor_done_verdicts() -> None:
+    record = make_record(1, 3, 50)
+    record.phase.judgements.append(Verdict(
+        user_summary="Two reads worked.", next_action="end_phase", phase_completed=True,
+        task_evaluation=(TaskVerdict(1, "done", 9, "read fine"),
+                         TaskVerdict(2, "failed", 1, "the file is missing"))))
+    assert "Goal: goal" in degraded_reports([record], 10 ** 6)[0]
+    report = degraded_reports([record], 10 ** 6, known_goal="goal")[0]
+    assert "Goal:" not in report and "- round 1 task 1 [done] read_file task 1: " in report
+    assert "judge on task 2 (failed, 1/10): the file is missing" in report
+    assert "read fine" not in report
 
 
 def test_degradation_goes_oldest_first_and_spares_the_last_phase() -> None:
