@@ -24,7 +24,7 @@ def test_qt_calls_keep_singleton_refcounts_and_a_run_completes(
     window = make_window(ScriptedFactory(two_phase_replies()))
     none_before, true_before = sys.getrefcount(None), sys.getrefcount(True)
     for _ in range(2_000):
-        window.workspace_label.setText("x")
+        window.sidebar.workspace_label.setText("x")
         window.controller.state_changed.emit("idle")
     assert sys.getrefcount(None) - none_before > -100
     assert sys.getrefcount(True) - true_before > -100
