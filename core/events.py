@@ -44,7 +44,8 @@ OUTCOME_WORDING: dict[str, OutcomeWording] = {
 
 
 def outcome_text(outcome: str, *, emoji: bool = False) -> str:
-    """"✓ succeeded" (or "✅ succeeded" with ``emoji``); "" for no or an unknown outcome."""
+    """The outcome as "✓ succeeded" (or "✅ succeeded" with ``emoji``); "" for none or an
+    unknown one."""
     wording = OUTCOME_WORDING.get(outcome)
     if wording is None:
         return ""

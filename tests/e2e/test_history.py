@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QListWidgetItem, QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -16,6 +16,7 @@ from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import count, js, run_dom, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
 from tests.e2e.windowtools import menu_action, open_conversation
+from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
 from ui.main_window import MainWindow
 
@@ -28,14 +29,8 @@ def runs_finished(n: int) -> str:
     return f"document.querySelectorAll('.run-footer').length === {n}"
 
 
-def click_item(qtbot: QtBot, window: MainWindow, row: int) -> None:
-    """Click a conversation in the sidebar, as a person would."""
-    lst = window.sidebar.conversations
-    rect = lst.visualItemRect(lst.item(row))
-    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-
-
-def menu_action(window: MainWindow, item: QListWidgetItem, text: str) -> None:
+def conversation_menu_action(window: MainWindow, item: QListWidgetItem, text: str) -> None:
+    """Choose ``text`` from a conversation's context menu."""
     menu = window.sidebar.conversations.context_menu_for(item)
     [action] = [a for a in menu.actions() if a.text() == text]
     action.trigger()
@@ -60,7 +55,7 @@ def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: Wi
 
     window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
-    click_item(qtbot, window, 0)
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, FINISHED)
     js(qtbot, window, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
     js(qtbot, window, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
@@ -71,7 +66,7 @@ def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: Wi
     assert again.sidebar.conversations.count() == 1
     assert again.sidebar.conversations.item(0).text().startswith(
         "Move the server to port 8080\n✓ succeeded · 1 run")
-    click_item(qtbot, again, 0)
+    open_conversation(qtbot, again, 0)
     wait_js(qtbot, again, FINISHED)
     js(qtbot, again, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
     js(qtbot, again, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
@@ -132,7 +127,7 @@ def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: Wind
         wait_js(qtbot, window, FINISHED)
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("  Renamed   title ", True))
-    menu_action(window, window.sidebar.conversations.item(1), "Rename…")
+    conversation_menu_action(window, window.sidebar.conversations.item(1), "Rename…")
     assert window.sidebar.conversations.item(0).text().startswith("Renamed title\n")
     with Store() as store:
         assert sorted(c["title"] for c in store.list_conversations()) == ["Renamed title",
@@ -140,7 +135,7 @@ def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: Wind
 
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *a, **k: QMessageBox.StandardButton.Cancel)
-    menu_action(window, window.sidebar.conversations.item(1), "Delete…")
+    conversation_menu_action(window, window.sidebar.conversations.item(1), "Delete…")
     assert window.sidebar.conversations.count() == 2
 
     asked: list[str] = []
@@ -150,7 +145,7 @@ def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: Wind
         return QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", yes)
-    menu_action(window, window.sidebar.conversations.item(1), "Delete…")
+    conversation_menu_action(window, window.sidebar.conversations.item(1), "Delete…")
     assert asked and "delete me" in asked[0] and "1 run" in asked[0]
     assert [window.sidebar.conversations.item(i).text().split("\n")[0]
             for i in range(window.sidebar.conversations.count())] == ["Renamed title"]
@@ -183,7 +178,7 @@ def test_an_interrupted_run_replays_with_an_interrupted_footer(
             store.append_event(run_id, event)
     window = make_window(ScriptedFactory())
     assert window.sidebar.conversations.item(0).text().startswith("Killed mid-run\n1 run")
-    click_item(qtbot, window, 0)
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, FINISHED)
     assert "Interrupted" in js(qtbot, window, "document.querySelector('.interrupted-note')"
                                               ".textContent")
@@ -240,7 +235,9 @@ def test_opening_a_conversation_is_refused_while_a_run_is_going(
 
 
 def test_an_unusable_history_database_still_opens_the_window(
-        qtbot: QtBot, make_window: WindowMaker, isolated_home: Path) -> None:
+        qtbot: QtBot, make_window: WindowMaker, isolated_home: Path,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
+    expect_warning("history unavailable: file is not a database", count=1)
     database = isolated_home / "data" / "history.sqlite3"
     database.parent.mkdir(parents=True, exist_ok=True)
     database.write_bytes(b"this is not a database" * 100)

@@ -136,3 +136,16 @@ def test_pressing_stop_again_skips_the_model_summary(qtbot: QtBot,
     assert final.generated_by == "fallback"
     assert js(qtbot, window, "document.querySelector('.summarizer-by').textContent") == \
         "composed without the model"
+
+
+def test_the_page_warns_of_a_kind_it_does_not_know_and_keeps_working(
+        qtbot: QtBot, make_window: WindowMaker,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
+    unknown = expect_warning("unknown event kind no_such_kind", count=1)
+    window = make_window(ScriptedFactory(two_phase_replies()))
+    window.bridge.send({"kind": "no_such_kind", "message": "ignored"})
+    qtbot.waitUntil(lambda: len(unknown.records) == 1, timeout=5000)
+    assert unknown.records[0].levelname == "WARNING" and unknown.records[0].name == "ui.main_window"
+    submit(qtbot, window, "still works")
+    wait_js(qtbot, window, FINISHED)
+    assert texts(qtbot, window, ".bubble") == ["still works"]
