@@ -75,7 +75,6 @@ class DefaultEngineFactory:
 class RunController(QObject):
     """Owns the current run's task (a strong reference) and its engine."""
 
-    state_changed = Signal(str)  # "idle" | "running" | "stopping"
     run_began = Signal(int, str)  # conversation id, run id
     run_ended = Signal(int, str, str)  # conversation id, run id, final status
 
@@ -87,13 +86,8 @@ class RunController(QObject):
         self._factory: EngineFactory = factory or DefaultEngineFactory()
         self._engine: Engine | None = None
         self._task: asyncio.Task[None] | None = None
-        self._state: UiRunState = "idle"
         self._cancels = 0
         self._active = False
-
-    @property
-    def state(self) -> UiRunState:
-        return self._state
 
     @property
     def running(self) -> bool:
@@ -104,9 +98,7 @@ class RunController(QObject):
         self._bridge.send(UiMessage(level, text))
 
     def _set_state(self, state: UiRunState) -> None:
-        self._state = state
         self._bridge.send(UiState(state))
-        self.state_changed.emit(state)
 
     def start(self, settings: Settings, workspace: Path, text: str,
               previous_analysis: dict[str, Any] | None = None,

@@ -77,7 +77,8 @@ def test_an_engine_that_cannot_start_shows_why(
     submit(qtbot, window, "hello")
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "Could not start the run: the model file is missing" in message
-    assert window.controller.state == "idle"
+    assert js(qtbot, window, "[document.getElementById('stop').hidden, "
+                             "document.getElementById('status').textContent]") == [True, ""]
     assert window.history.conversations() == []
 
 
