@@ -1,19 +1,24 @@
-"""Test-wide guards: an isolated app home, offscreen Qt, no network beyond loopback, and Qt
-objects that end with their test (``tests/support/qt_lifetimes``)."""
+"""Test-wide guards: an isolated app home, offscreen Qt, no network beyond loopback, Qt
+objects that end with their test (``tests/support/qt_lifetimes``), and no warning logged that
+the test did not declare (``tests/support/log_guard``)."""
 
 from __future__ import annotations
 
 import atexit
 import gc
 import ipaddress
+import logging
 import os
 import shutil
 import socket
 import tempfile
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Iterator
 
 import pytest
+
+from tests.support.log_guard import ExpectedWarning, WarningGuard
 
 # The whole session (collection, module fixtures, subprocesses) gets its own app home; each
 # test then gets a fresh one below. Nothing a test runs reaches the person's history.
@@ -41,6 +46,10 @@ def _loopback_only(self: socket.socket, address: Any) -> Any:
 
 socket.socket.connect = _loopback_only  # type: ignore[method-assign]
 
+WARNINGS = WarningGuard()
+logging.getLogger().addHandler(WARNINGS)
+NOT_JUDGED = pytest.StashKey[bool]()  # an earlier phase failed or skipped
+
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -50,6 +59,14 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     yield home
+
+
+@pytest.fixture
+def expect_warning() -> Callable[..., ExpectedWarning]:
+    """``expect_warning(text, count=None)`` declares a WARNING-or-worse log the test provokes
+    on purpose (``text``: a piece of its message; ``count``: exactly that many, else at least
+    one). Returns the declaration, whose ``records`` fill as the warnings arrive."""
+    return WARNINGS.expect
 
 
 def _uses_qt(item: pytest.Item) -> bool:
@@ -81,7 +98,28 @@ def qt_objects_end_with_their_test(request: pytest.FixtureRequest) -> Iterator[N
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
     """After a Qt test, its fixtures' last references are gone: collect them here, on the
     GUI thread, rather than in whichever thread the next full collection happens to run."""
+    WARNINGS.start_test()
     result = yield
     if _uses_qt(item):
         gc.collect()
     return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A test that passed fails when it logged a warning it did not declare (its fixtures'
+    setup and its body are judged when the body ends, its teardown after that), or when a
+    declared warning never came. A test that already failed or was skipped is left as it is."""
+    report = yield
+    if call.when == "setup" and report.passed:
+        return report
+    problems = WARNINGS.take_unexpected()
+    if call.when == "teardown":
+        problems += WARNINGS.unmet()
+    if item.stash.get(NOT_JUDGED, False) or not report.passed:
+        item.stash[NOT_JUDGED] = True
+    elif problems:
+        report.outcome = "failed"
+        report.longrepr = ("Warnings logged and not declared, or declared and not logged "
+                           "(see expect_warning):\n  " + "\n  ".join(problems))
+    return report

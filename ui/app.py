@@ -14,6 +14,13 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from core.config import Settings
+    from ui.main_window import MainWindow
 
 USAGE_ERROR = 2
 
@@ -56,6 +63,45 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         parser.error("--timeout must be positive")
 
 
+def _settings(args: argparse.Namespace) -> tuple[Settings, list[str]]:
+    """The saved settings (and the problems reading them), with ``--workspace`` applied."""
+    from core import config
+
+    settings, problems = config.load()
+    if args.workspace:
+        workspace = str(Path(args.workspace).expanduser().resolve())
+        settings = dataclasses.replace(settings, workspace=workspace)
+    return settings, problems
+
+
+def _application(qt_args: list[str]) -> QApplication:
+    """The QApplication, named and with its icon."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+    app = QApplication([sys.argv[0] if sys.argv else "phasedesk", *qt_args])
+    app.setApplicationName("PhaseDesk")
+    app.setDesktopFileName("phasedesk")
+    icon = Path(__file__).resolve().parent.parent / "resources" / "phasedesk.svg"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app
+
+
+def _dispose(window: MainWindow) -> None:
+    """Close the window and delete it and its page before the application goes."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    window.close()
+    window.page.deleteLater()
+    window.deleteLater()
+    for _ in range(3):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QCoreApplication.processEvents()
+
+
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args, qt_args = parser.parse_known_args(argv)
@@ -64,11 +110,7 @@ def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     import qasync
-    from PySide6.QtCore import QCoreApplication, QEvent, Qt
-    from PySide6.QtGui import QIcon
-    from PySide6.QtWidgets import QApplication
 
-    from core import config
     from core.llm.scripted import ScriptError
     from ui.gui_thread_gc import GuiThreadGc
     from ui.main_window import MainWindow
@@ -81,18 +123,8 @@ def main(argv: list[str]) -> int:
         except ScriptError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return USAGE_ERROR
-    settings, problems = config.load()
-    if args.workspace:
-        workspace = str(Path(args.workspace).expanduser().resolve())
-        settings = dataclasses.replace(settings, workspace=workspace)
-
-    QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-    app = QApplication([sys.argv[0] if sys.argv else "phasedesk", *qt_args])
-    app.setApplicationName("PhaseDesk")
-    app.setDesktopFileName("phasedesk")
-    icon = Path(__file__).resolve().parent.parent / "resources" / "phasedesk.svg"
-    if icon.exists():
-        app.setWindowIcon(QIcon(str(icon)))
+    settings, problems = _settings(args)
+    app = _application(qt_args)
     collector = GuiThreadGc(app)
     collector.start()
     loop = qasync.QEventLoop(app)
@@ -108,12 +140,7 @@ def main(argv: list[str]) -> int:
                          timeout_s=args.timeout)
     with loop:
         code = loop.run_forever()
-        window.close()
-        window.page.deleteLater()
-        window.deleteLater()
-        for _ in range(3):
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-            QCoreApplication.processEvents()
+        _dispose(window)
     collector.stop()
     if smoke is not None and smoke.exit_code is not None:
         return smoke.exit_code

@@ -1,11 +1,11 @@
 """The one object the page talks to over QWebChannel.
 
-Python → page: the ``event`` signal, one JSON object per emission (an engine event from
-``core.events.to_dict`` or a ``ui_*`` message from the window). Events sent before the page
-says ``ready`` are queued and flushed then.
+Python → page: the ``event`` signal, one JSON object per emission (an engine event as
+``ui.render.page_message`` renders it, or one of the window's messages of
+``ui.page_messages``). Events sent before the page says ``ready`` are queued and flushed then.
 
 Page → Python: slots taking one JSON string each. Every slot checks size, JSON type and
-fields; anything malformed is logged and ignored, and the page keeps working.
+fields; anything malformed is logged (a warning) and ignored, and the page keeps working.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from core.approval import DECISIONS
+from ui.page_messages import PageMessage, RenderedEvent, to_dict
+
 log = logging.getLogger(__name__)
 
 CHANNEL_NAME = "phasedesk"
 MAX_PAYLOAD_CHARS = 200_000
 MAX_REQUEST_CHARS = 100_000
 MAX_PATH_CHARS = 4096
-DECISIONS = ("once", "run", "deny")
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")  # as checkpoint_dir() takes them
 
 
@@ -47,16 +49,15 @@ class Bridge(QObject):
         super().__init__(parent)
         self._ready = False
         self._queue: list[str] = []
-        self.calls: list[str] = []
-        self.rejected = 0
 
     @property
     def is_ready(self) -> bool:
         return self._ready
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Send one JSON object to the page (queued until the page is ready)."""
-        text = json.dumps(message, ensure_ascii=False)
+    def send(self, message: PageMessage | RenderedEvent) -> None:
+        """Send one message or rendered engine event to the page (queued until it is ready)."""
+        data = to_dict(message) if isinstance(message, PageMessage) else message
+        text = json.dumps(data, ensure_ascii=False)
         if self._ready:
             self.event.emit(text)
         else:
@@ -67,7 +68,6 @@ class Bridge(QObject):
         self._ready = False
 
     def _parse(self, slot: str, payload: object, required: dict[str, type]) -> dict[str, Any] | None:
-        self.calls.append(slot)
         problem = ""
         data: Any = None
         if not isinstance(payload, str):
@@ -88,7 +88,6 @@ class Bridge(QObject):
                     problem = f"field {name!r} missing or not {kind.__name__}"
                     break
         if problem:
-            self.rejected += 1
             log.warning("bridge.%s ignored: %s", slot, problem)
             return None
         return data
@@ -111,11 +110,9 @@ class Bridge(QObject):
         text = data["text"].strip()
         previous = data.get("previous_analysis")
         if not text or len(text) > MAX_REQUEST_CHARS:
-            self.rejected += 1
             log.warning("bridge.submit ignored: empty or longer than %d characters", MAX_REQUEST_CHARS)
             return
         if previous is not None and not isinstance(previous, dict):
-            self.rejected += 1
             log.warning("bridge.submit ignored: previous_analysis is not an object")
             return
         self.submitted.emit(text, previous)
@@ -132,7 +129,6 @@ class Bridge(QObject):
         if data is None:
             return
         if data["decision"] not in DECISIONS or not 0 < len(data["request_id"]) <= 200:
-            self.rejected += 1
             log.warning("bridge.approve ignored: bad decision or request id")
             return
         self.approval_answered.emit(data["request_id"], data["decision"])
@@ -157,7 +153,6 @@ class Bridge(QObject):
         if data is None:
             return None
         if not RUN_ID.fullmatch(data["run_id"]):
-            self.rejected += 1
             log.warning("bridge.%s ignored: not a run id", slot)
             return None
         return str(data["run_id"])
@@ -177,7 +172,6 @@ class Bridge(QObject):
             return
         path = data["path"]
         if not 0 < len(path) <= MAX_PATH_CHARS or "\x00" in path:
-            self.rejected += 1
             log.warning("bridge.undo_file ignored: not a workspace path")
             return
         self.file_undo_requested.emit(run_id, path)

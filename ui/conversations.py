@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox,
 from core.secrets import redact
 from ui.bridge import Bridge
 from ui.history import History
+from ui.page_messages import UiClear
 from ui.run_controller import RunController
 from ui.sidebar import Sidebar
 
@@ -71,7 +72,7 @@ class Conversations(QObject):
         self._cancel_replay()
         self.current = None
         self._sidebar.conversations.select(None)
-        self._bridge.send({"kind": "ui_clear"})
+        self._bridge.send(UiClear())
 
     def open(self, conversation_id: int) -> None:
         """Show the conversation: clear the page and replay its runs from the history."""
@@ -85,7 +86,7 @@ class Conversations(QObject):
         self._cancel_replay()
         self.current = conversation_id
         lst.select(conversation_id)
-        self._bridge.send({"kind": "ui_clear"})
+        self._bridge.send(UiClear())
         self._replay = asyncio.get_running_loop().create_task(
             self.history.replay(conversation_id, self._bridge.send))
 
@@ -109,7 +110,7 @@ class Conversations(QObject):
         if conversation_id == self.current:
             self._cancel_replay()
             self.current = None
-            self._bridge.send({"kind": "ui_clear"})
+            self._bridge.send(UiClear())
         self.refresh()
 
     def ask_rename(self, conversation_id: int) -> None:

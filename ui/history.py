@@ -18,19 +18,20 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
+from core.events import RunStarted, to_dict
 from core.store.export import export_text
 from core.store.history import ConversationInfo, RunInfo, Store
 from core.tools.checkpoint import sweep_interrupted_runs
-from core.tools.undo import undone_files
-from ui.page_messages import mark_message, undo_message, was_undone
+from core.tools.undo import undone_files, was_undone
+from ui.page_messages import PageMessage, RenderedEvent, UiMark, UiRunEnd, UiUndo
 from ui.render import page_message
 
 log = logging.getLogger(__name__)
 MEMORY = ":memory:"
 YIELD_EVERY = 500
-Send = Callable[[dict[str, Any]], None]
+Send = Callable[[PageMessage | RenderedEvent], None]
 
 
 class History:
@@ -96,7 +97,7 @@ class History:
         for run in runs:
             events = self.store.events(run["id"])
             if not events or events[0]["kind"] != "run_started":
-                send(_run_started(run))
+                send(to_dict(_run_started(run)))
             for event in events:
                 send(await page_message(event))
                 sent += 1
@@ -107,7 +108,7 @@ class History:
             if any(event["kind"] == "file_changed" for event in events):
                 send_undone(run["id"], send)
             if run["marked"]:
-                send(mark_message(run["id"], "stored", True))
+                send(UiMark(run["id"], "stored", True))
         return len(runs)
 
     def close(self) -> None:
@@ -119,23 +120,22 @@ class History:
 def send_undone(run_id: str, send: Send) -> None:
     """Tell the page what of a run's file changes was undone since: all, or some files."""
     if was_undone(run_id):
-        send(undo_message(run_id, "undone", "These changes were undone."))
+        send(UiUndo(run_id, "undone", "These changes were undone."))
         return
     for path in undone_files(run_id):
-        send(undo_message(run_id, "undone", "This file's change was undone.", path=path))
+        send(UiUndo(run_id, "undone", "This file's change was undone.", path=path))
 
 
-def _run_started(run: RunInfo) -> dict[str, Any]:
+def _run_started(run: RunInfo) -> RunStarted:
     """What the page needs to open a run whose own ``run_started`` was never recorded."""
-    return {"kind": "run_started", "run_id": run["id"], "engine": run["engine"],
-            "request": run["request"], "provider": run["provider"], "model": run["model"],
-            "workspace": "", "budget": 0}
+    return RunStarted(run_id=run["id"], engine=run["engine"], request=run["request"],
+                      provider=run["provider"], model=run["model"], workspace="", budget=0)
 
 
-def _run_end(run: RunInfo) -> dict[str, Any]:
+def _run_end(run: RunInfo) -> UiRunEnd:
     """The footer of a run that never finished (killed, crashed, still running elsewhere)."""
     end = run["finished_at"] or time.time()
-    return {"kind": "ui_run_end", "run_id": run["id"], "status": run["status"],
-            "llm_calls": run["llm_calls"], "prompt_tokens": run["prompt_tokens"],
-            "completion_tokens": run["completion_tokens"],
-            "elapsed_s": max(0.0, end - run["started_at"])}
+    return UiRunEnd(run_id=run["id"], status=run["status"], llm_calls=run["llm_calls"],
+                    prompt_tokens=run["prompt_tokens"],
+                    completion_tokens=run["completion_tokens"],
+                    elapsed_s=max(0.0, end - run["started_at"]))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,6 +22,7 @@ from ui.bridge import CHANNEL_NAME, Bridge
 from ui.conversations import Conversations
 from ui.history import History
 from ui.marks import Marks
+from ui.page_messages import UiCommand, UiContext
 from ui.run_controller import EngineFactory, RunController
 from ui.settings_dialog import SettingsDialog
 from ui.sidebar import Sidebar
@@ -30,20 +30,21 @@ from ui.undo import Undo
 
 log = logging.getLogger(__name__)
 PAGE = Path(__file__).parent / "web" / "index.html"
+_CONSOLE = QWebEnginePage.JavaScriptConsoleMessageLevel
+CONSOLE_LEVELS = {_CONSOLE.InfoMessageLevel: logging.INFO,
+                  _CONSOLE.WarningMessageLevel: logging.WARNING,
+                  _CONSOLE.ErrorMessageLevel: logging.ERROR}
 
 
 class WebPage(QWebEnginePage):
-    """Logs console messages; never navigates away from the app page; no pop-up windows."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.console: list[str] = []
-        self.open_external: Callable[[QUrl], object] = QDesktopServices.openUrl
+    """Logs console messages (the page's warnings and errors as such); never navigates away
+    from the app page, opens http(s) links the person clicks in their browser; no pop-up
+    windows."""
 
     def javaScriptConsoleMessage(self, level: QWebEnginePage.JavaScriptConsoleMessageLevel,
                                  message: str, line: int, source: str) -> None:
-        self.console.append(message)
-        log.info("page console (%s:%d): %s", Path(QUrl(source).path()).name, line, message)
+        log.log(CONSOLE_LEVELS.get(level, logging.INFO), "page console (%s:%d): %s",
+                Path(QUrl(source).path()).name, line, message)
 
     def acceptNavigationRequest(self, url: QUrl | str, kind: QWebEnginePage.NavigationType,
                                 is_main_frame: bool) -> bool:
@@ -52,7 +53,7 @@ class WebPage(QWebEnginePage):
             return True
         if kind == QWebEnginePage.NavigationType.NavigationTypeLinkClicked and \
                 url.scheme() in ("http", "https"):
-            self.open_external(url)
+            QDesktopServices.openUrl(url)
         log.info("navigation to %s refused", url.toString()[:200])
         return False
 
@@ -96,9 +97,6 @@ class MainWindow(QMainWindow):
         self.view.setPage(self.page)
 
         self.sidebar = Sidebar()
-        self.workspace_label = self.sidebar.workspace_label
-        self.new_button = self.sidebar.new_button
-        self.conversations = self.sidebar.conversations
         self.history_view = Conversations(self, self.history, self.sidebar, self.bridge,
                                           self.controller)
         splitter = QSplitter()
@@ -126,7 +124,6 @@ class MainWindow(QMainWindow):
             (run_menu, "&Send", QKeySequence("Ctrl+Return"), self.send_input),
             (run_menu, "S&top", QKeySequence("Esc"), self.controller.cancel),
         )
-        self.actions: dict[str, QAction] = {}
         for menu, text, shortcut, slot in entries:
             action = QAction(text, self)
             action.setShortcut(shortcut)
@@ -134,7 +131,6 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
             if text.startswith(("&Settings", "Export last run as &M")):
                 menu.addSeparator()
-            self.actions[text.replace("&", "").rstrip("…")] = action
 
     def _connect(self) -> None:
         b = self.bridge
@@ -161,9 +157,9 @@ class MainWindow(QMainWindow):
         if provider == "embedded" and not self.model_label:
             model, demo = offline_model_label(s)
         thinking = "" if self.model_label else thinking_label(s)
-        self.bridge.send({"kind": "ui_context", "workspace": s.workspace, "provider": provider,
-                          "model": model, "engine": "phase" if s.use_phase_task else "classic",
-                          "thinking": thinking, "demo": demo})
+        self.bridge.send(UiContext(workspace=s.workspace, provider=provider, model=model,
+                                   engine="phase" if s.use_phase_task else "classic",
+                                   thinking=thinking, demo=demo))
 
     def _show_workspace(self) -> None:
         self.sidebar.show_workspace(self.settings.workspace)
@@ -181,12 +177,11 @@ class MainWindow(QMainWindow):
         if chosen:
             self.set_workspace(Path(chosen))
 
-    def open_settings(self) -> SettingsDialog:
+    def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self)
         dialog.accepted.connect(lambda: self._settings_saved(dialog))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
-        return dialog
 
     def _settings_saved(self, dialog: SettingsDialog) -> None:
         if dialog.saved_settings is not None:
@@ -196,7 +191,7 @@ class MainWindow(QMainWindow):
             self.controller.message(f"Settings saved. API key: {dialog.key_location}.")
 
     def send_input(self) -> None:
-        self.bridge.send({"kind": "ui_command", "command": "send"})
+        self.bridge.send(UiCommand("send"))
 
     def submit(self, text: str, previous_analysis: dict[str, Any] | None = None) -> bool:
         """Start a run of ``text`` in the current conversation (a new one when none is open)."""

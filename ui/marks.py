@@ -4,7 +4,7 @@ A follow-up request sees the most recent runs of its conversation and, besides t
 milestone runs ``core.store.runs.memory_window`` keeps, among them the runs the person
 marked. The page's "Keep in memory" toggle calls the bridge's ``mark_run`` slot with the
 run's id and the state asked for; the window stores it with ``Store.mark_run`` and answers
-with one ``ui_mark`` message carrying the state read back from the history: ``status``
+with one ``UiMark`` message carrying the state read back from the history: ``status``
 ``done``, or ``refused`` (nothing changed; ``message`` says why). Replaying a conversation
 sends ``stored`` for every marked run, so its toggle shows it.
 """
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QWidget
 from core.secrets import redact
 from ui.bridge import Bridge
 from ui.history import History
-from ui.page_messages import mark_message
+from ui.page_messages import UiMark
 
 log = logging.getLogger(__name__)
 
@@ -40,14 +40,14 @@ class Marks(QObject):
             stored = self._history.mark(run_id, marked)
         except KeyError:
             log.warning("mark of run %s refused: not in the history", run_id)
-            self._bridge.send(mark_message(
+            self._bridge.send(UiMark(
                 run_id, "refused", message=f"Run {run_id} is not in the history (it may have "
                                            "been deleted); its memory setting was not changed."))
             return
         except sqlite3.Error as exc:
             log.exception("mark of run %s failed", run_id)
-            self._bridge.send(mark_message(run_id, "refused", message=redact(
+            self._bridge.send(UiMark(run_id, "refused", message=redact(
                 f"Could not change whether the run is kept in memory: {exc}")))
             return
         log.info("run %s %s", run_id, "kept in memory" if stored else "no longer kept in memory")
-        self._bridge.send(mark_message(run_id, "done", stored))
+        self._bridge.send(UiMark(run_id, "done", stored))

@@ -27,6 +27,7 @@ from core.store.history import Recorder
 from core.store.runs import start_recorded_run
 from ui.bridge import Bridge
 from ui.history import History
+from ui.page_messages import UiLevel, UiMessage, UiRunState, UiState
 from ui.render import page_message
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,6 @@ class DefaultEngineFactory:
 class RunController(QObject):
     """Owns the current run's task (a strong reference) and its engine."""
 
-    state_changed = Signal(str)  # "idle" | "running" | "stopping"
     run_began = Signal(int, str)  # conversation id, run id
     run_ended = Signal(int, str, str)  # conversation id, run id, final status
 
@@ -86,26 +86,19 @@ class RunController(QObject):
         self._factory: EngineFactory = factory or DefaultEngineFactory()
         self._engine: Engine | None = None
         self._task: asyncio.Task[None] | None = None
-        self._state = "idle"
         self._cancels = 0
         self._active = False
-
-    @property
-    def state(self) -> str:
-        return self._state
 
     @property
     def running(self) -> bool:
         """A run is going (its task may still be finishing after it reported idle)."""
         return self._active
 
-    def message(self, text: str, level: str = "info") -> None:
-        self._bridge.send({"kind": "ui_message", "level": level, "message": text})
+    def message(self, text: str, level: UiLevel = "info") -> None:
+        self._bridge.send(UiMessage(level, text))
 
-    def _set_state(self, state: str) -> None:
-        self._state = state
-        self._bridge.send({"kind": "ui_state", "state": state})
-        self.state_changed.emit(state)
+    def _set_state(self, state: UiRunState) -> None:
+        self._bridge.send(UiState(state))
 
     def start(self, settings: Settings, workspace: Path, text: str,
               previous_analysis: dict[str, Any] | None = None,

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.events import outcome_text
 from core.store.history import ConversationInfo
 
 SIDEBAR_STYLE = """
@@ -61,9 +62,6 @@ TITLE_COLOUR, META_COLOUR = QColor("#23263a"), QColor("#8a8ea3")
 Index = QModelIndex | QPersistentModelIndex
 
 
-OUTCOME_MARKS = {"succeeded": "✓ succeeded", "partial": "◐ partly done", "failed": "✗ failed"}
-
-
 def describe(conversation: ConversationInfo, now: float | None = None) -> str:
     """The list entry: the title, then what its last run achieved, "n runs · when" (a time
     today, else a date)."""
@@ -73,7 +71,7 @@ def describe(conversation: ConversationInfo, now: float | None = None) -> str:
     same_day = time.localtime(updated)[:3] == time.localtime(now)[:3]
     when = time.strftime("%H:%M" if same_day else "%d %b %Y", time.localtime(updated))
     count = f"{runs} run" + ("" if runs == 1 else "s")
-    outcome = OUTCOME_MARKS.get(conversation.get("last_outcome", ""), "")
+    outcome = outcome_text(conversation.get("last_outcome", ""))
     return f"{conversation['title']}\n" + (f"{outcome} · " if outcome else "") + f"{count} · {when}"
 
 

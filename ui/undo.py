@@ -7,7 +7,7 @@ The window asks for a confirmation, as it does before deleting a conversation, a
 ``core.tools.undo`` puts every file back (all or nothing), or the one file, in a worker
 thread. No undo starts while a run is going, and no run starts while an undo is going.
 
-Every request is answered with one ``ui_undo`` message for that run's card, whose
+Every request is answered with one ``UiUndo`` message for that run's card, whose
 ``status`` is ``done`` (``restored`` and ``deleted`` list the files), ``refused`` (nothing
 was undone; ``message`` says why) or ``cancelled`` (the person said no); an answer for one
 file carries its ``path`` (and ``run_undone`` when it was the run's last changed file).
@@ -26,9 +26,9 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.secrets import redact
 from core.tools.checkpoint import UndoReport
-from core.tools.undo import undo_file, undo_run
+from core.tools.undo import undo_file, undo_run, was_undone
 from ui.bridge import Bridge
-from ui.page_messages import undo_message, was_undone
+from ui.page_messages import UiUndo, UndoStatus
 from ui.run_controller import RunController
 
 log = logging.getLogger(__name__)
@@ -69,10 +69,6 @@ class Undo(QObject):
     def busy(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    @property
-    def task(self) -> asyncio.Task[None] | None:
-        return self._task
-
     def ask(self, run_id: str) -> None:
         """Confirm, then undo the run's file changes (refused while a run or undo is going)."""
         if self._confirmed(run_id, "", CONFIRM):
@@ -92,7 +88,7 @@ class Undo(QObject):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel)
         if answer != QMessageBox.StandardButton.Yes:
-            self._bridge.send(undo_message(run_id, "cancelled", path=path))
+            self._bridge.send(UiUndo.answer(run_id, "cancelled", path=path))
             return False
         return not self._refused(run_id, path)  # a run may have started meanwhile
 
@@ -103,7 +99,7 @@ class Undo(QObject):
             reason = "Another undo is still going; try again when it has finished."
         else:
             return False
-        self._bridge.send(undo_message(run_id, "refused", reason, path=path))
+        self._bridge.send(UiUndo.answer(run_id, "refused", reason, path=path))
         return True
 
     async def _undo(self, run_id: str) -> None:
@@ -111,27 +107,27 @@ class Undo(QObject):
             report = await asyncio.to_thread(undo_run, run_id)
         except Exception as exc:  # shown on the card; the window keeps working
             log.exception("undo of run %s failed", run_id)
-            self._bridge.send(undo_message(run_id, "refused", redact(f"Could not undo: {exc}")))
+            self._bridge.send(UiUndo.answer(run_id, "refused", redact(f"Could not undo: {exc}")))
             return
         log.info("undo of run %s: %s", run_id, report.describe())
         if report.ok:
-            self._bridge.send(undo_message(run_id, "done", redact(_done_text(report)), report))
+            self._bridge.send(UiUndo.answer(run_id, "done", redact(_done_text(report)), report))
         else:
-            self._bridge.send(undo_message(run_id, "refused", redact(report.message)))
+            self._bridge.send(UiUndo.answer(run_id, "refused", redact(report.message)))
 
     async def _undo_file(self, run_id: str, path: str) -> None:
         try:
             report = await asyncio.to_thread(undo_file, run_id, path)
         except Exception as exc:  # shown on the file's row; the window keeps working
             log.exception("undo of %s of run %s failed", path, run_id)
-            self._bridge.send(undo_message(run_id, "refused", redact(f"Could not undo: {exc}"),
-                                           path=path))
+            self._bridge.send(UiUndo.answer(run_id, "refused", redact(f"Could not undo: {exc}"),
+                                            path=path))
             return
         log.info("undo of %s of run %s: %s", path, run_id, report.describe())
-        status = "done" if report.ok else "refused"
+        status: UndoStatus = "done" if report.ok else "refused"
         message = report.message[:1].upper() + report.message[1:] + "."
-        self._bridge.send(undo_message(run_id, status, redact(message), report, path=path,
-                                       run_undone=report.ok and was_undone(run_id)))
+        self._bridge.send(UiUndo.answer(run_id, status, redact(message), report, path=path,
+                                        run_undone=report.ok and was_undone(run_id)))
 
     def abort(self) -> None:
         """The window is closing: stop waiting for the undo (its thread finishes the files)."""

@@ -67,12 +67,11 @@ def _phase_done(e: ev.PhaseFinished) -> str:
     return f"  ■ phase {e.phase_id} {e.status}: {e.tasks_done}/{e.tasks_total} tasks, {e.rounds} round(s)"
 
 
-OUTCOME_MARKS = {"succeeded": "✓ succeeded", "partial": "◐ partly done", "failed": "✗ failed"}
 REQUIREMENT_MARKS = {"done": "✓", "failed": "✗", "not_attempted": "–"}
 
 
 def outcome_words(outcome: str) -> str:
-    return OUTCOME_MARKS.get(outcome, outcome or "outcome unknown")
+    return ev.outcome_text(outcome) or outcome or "outcome unknown"
 
 
 def requirement_lines(requirements: list[dict], note: str = "") -> list[str]:

@@ -125,22 +125,36 @@ class StageCaller:
         try:
             reply = await model.complete(messages, tools, tool_choice, options)
         except ModelError as exc:
-            acc.failures_in_a_row += 1
-            self.emit(LlmCall(stage=stage, prompt_tokens=0, completion_tokens=0,
-                              counted_in_budget=counted, calls_used=acc.counted,
-                              budget=acc.budget, context_tokens=context, ok=False,
-                              error=exc.message, reply=error_to_script(exc), context=shown,
-                              model=label))
-            if exc.unreachable or exc.status in FATAL_STATUSES:
-                raise RunAborted(self.roles.failure(stage, exc.message),
-                                 unreachable=bool(exc.unreachable)) from None
-            if acc.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
-                raise RunAborted(self.roles.failure(
-                    stage, f"the model failed {acc.failures_in_a_row} calls in a row; "
-                           f"last error: {exc.message}")) from None
+            self._failed(stage, exc, counted, context, shown, label)
             raise
         finally:
             relay.close()
+        self._answered(stage, reply, counted, context, shown, label)
+        return reply
+
+    def _failed(self, stage: str, exc: ModelError, counted: bool, context: int,
+                shown: list[dict[str, object]], label: str) -> None:
+        """Account for a failed call and emit its ``LlmCall``; raise ``RunAborted`` when the
+        failure is fatal or one too many in a row."""
+        acc = self.accounting
+        acc.failures_in_a_row += 1
+        self.emit(LlmCall(stage=stage, prompt_tokens=0, completion_tokens=0,
+                          counted_in_budget=counted, calls_used=acc.counted,
+                          budget=acc.budget, context_tokens=context, ok=False,
+                          error=exc.message, reply=error_to_script(exc), context=shown,
+                          model=label))
+        if exc.unreachable or exc.status in FATAL_STATUSES:
+            raise RunAborted(self.roles.failure(stage, exc.message),
+                             unreachable=bool(exc.unreachable)) from None
+        if acc.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
+            raise RunAborted(self.roles.failure(
+                stage, f"the model failed {acc.failures_in_a_row} calls in a row; "
+                       f"last error: {exc.message}")) from None
+
+    def _answered(self, stage: str, reply: Reply, counted: bool, context: int,
+                  shown: list[dict[str, object]], label: str) -> None:
+        """Account for an answered call and emit its ``LlmCall``."""
+        acc = self.accounting
         acc.failures_in_a_row = 0
         acc.prompt_tokens += reply.usage.prompt_tokens
         acc.completion_tokens += reply.usage.completion_tokens
@@ -150,7 +164,6 @@ class StageCaller:
                           context_tokens=context, ok=True, reply=reply_to_script(reply),
                           usage_estimated=reply.usage.estimated, context=shown,
                           cached_tokens=reply.usage.cached_tokens, model=label))
-        return reply
 
     async def call(self, stage: str, messages: list[Message], tool: str,
                    parameters: dict[str, Any], parse: Callable[[dict[str, Any]], T], *,

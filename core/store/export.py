@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from core import secrets
+from core.events import outcome_text
 from core.models.phase import describe_quality
 from core.store.changes import markdown_lines, net_changes
 from core.store.history import RunInfo, Store, public_settings
@@ -263,12 +264,11 @@ def _summary_lines(summary: dict[str, Any] | None, status: str) -> list[str]:
     return lines
 
 
-OUTCOMES = {"succeeded": "✅ succeeded", "partial": "◐ partly done", "failed": "❌ failed"}
 REQUIREMENT_BOXES = {"done": "[x]", "failed": "[ ] ✗", "not_attempted": "[ ] –"}
 
 
 def _outcome(outcome: str) -> str:
-    return OUTCOMES.get(outcome, outcome or "not recorded")
+    return outcome_text(outcome, emoji=True) or outcome or "not recorded"
 
 
 def _requirement_lines(requirements: list[dict[str, Any]], note: str) -> list[str]:

@@ -34,6 +34,15 @@ def undone_files(run_id: str) -> list[str]:
         return []
 
 
+def was_undone(run_id: str) -> bool:
+    """The run's checkpoint records a finished undo of the whole run."""
+    try:
+        data = json.loads((checkpoint_dir(run_id) / "manifest.json").read_text(encoding="utf-8"))
+        return data.get("undone") is True
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def undo_run(run_id: str) -> UndoReport:
     """Undo every file change of run ``run_id``; all or nothing."""
     try:

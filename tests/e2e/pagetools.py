@@ -75,3 +75,26 @@ def click(qtbot: QtBot, window: MainWindow, selector: str, index: int = 0) -> No
     """Click the ``index``-th element matching ``selector`` in the page."""
     js(qtbot, window, f"(() => {{ document.querySelectorAll({json.dumps(selector)})[{index}]"
                       ".click(); return 1; })()")
+
+
+ANSWERED = ("!Array.from(document.querySelectorAll('.undo-btn, .file-undo-btn'))"
+            ".some(b => b.textContent === 'Undoing…')")
+
+
+def wait_undo_answered(qtbot: QtBot, window: MainWindow) -> None:
+    """Wait until every undo button the person pressed shows the window's answer."""
+    wait_js(qtbot, window, ANSWERED)
+
+
+REQUESTS = ("submitted", "cancel_requested", "approval_answered", "settings_requested",
+            "workspace_requested", "new_conversation_requested", "undo_requested",
+            "file_undo_requested", "mark_requested")
+
+
+def heard_requests(window: MainWindow) -> list[str]:
+    """From now on, the name of each request the bridge passes on to the window (its signal),
+    in order."""
+    heard: list[str] = []
+    for name in REQUESTS:
+        getattr(window.bridge, name).connect(lambda *_, name=name: heard.append(name))
+    return heard

@@ -4,6 +4,7 @@ each file's whole change, and undo of one file while the others keep their chang
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,21 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
-from tests.e2e.pagetools import click, count, js, settle, submit, texts, wait_js
+from tests.e2e.pagetools import (
+    click,
+    count,
+    heard_requests,
+    js,
+    settle,
+    submit,
+    texts,
+    wait_js,
+    wait_undo_answered,
+)
 from tests.e2e.scripted_runs import Reply, ScriptedFactory
 from tests.e2e.test_undo import answer_with, snapshot
+from tests.e2e.windowtools import open_conversation
+from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
 from ui.main_window import MainWindow
 
@@ -49,8 +62,7 @@ def undo_file(qtbot: QtBot, window: MainWindow, asked: list[str], path: str) -> 
     js(qtbot, window, f"(() => {{ {row(path)}.querySelector('.file-undo-btn').click();"
                       " return 1; })()")
     qtbot.waitUntil(lambda: len(asked) > before, timeout=5000)
-    if window.undo.task is not None:
-        qtbot.waitUntil(window.undo.task.done, timeout=10000)
+    wait_undo_answered(qtbot, window)
 
 
 def test_each_write_shows_its_diff_and_the_run_lists_its_changes(
@@ -144,9 +156,9 @@ def test_undo_of_one_file_restores_it_while_the_others_keep_their_changes(
     settle(qtbot, window, ms=400, top=None)
     assert window.grab().save(str(ARTIFACTS / "window-changes-file-undone.png"))
 
-    window.new_button.click()
+    window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
-    window.conversations.open_requested.emit(window.conversations.conversation_ids()[0])
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, FINISHED)
     assert wait_js(qtbot, window, f"({row('config.py')}.querySelector('.file-undo-note') || {{}})"
                                   ".textContent") == "↶ This file's change was undone."
@@ -172,20 +184,21 @@ MALFORMED_FILE_UNDO = [
 ]
 
 
-def test_malformed_file_undo_calls_are_ignored(qtbot: QtBot, make_window: WindowMaker,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_malformed_file_undo_calls_are_ignored(
+        qtbot: QtBot, make_window: WindowMaker, monkeypatch: pytest.MonkeyPatch,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
     window = make_window(ScriptedFactory())
     asked = answer_with(monkeypatch, QMessageBox.StandardButton.Yes)
+    ignored = expect_warning("bridge.undo_file ignored", count=len(MALFORMED_FILE_UNDO))
+    heard = heard_requests(window)
     for call in MALFORMED_FILE_UNDO:
         js(qtbot, window, f"(() => {{ try {{ {call}; }} catch (e) {{}} return 1; }})()")
-    qtbot.waitUntil(lambda: window.bridge.rejected >= len(MALFORMED_FILE_UNDO), timeout=5000)
+    qtbot.waitUntil(lambda: len(ignored.records) >= len(MALFORMED_FILE_UNDO), timeout=5000)
     qtbot.wait(300)
-    assert window.bridge.rejected == len(MALFORMED_FILE_UNDO)
-    assert asked == [] and window.undo.task is None
+    assert len(ignored.records) == len(MALFORMED_FILE_UNDO) and heard == []
+    assert asked == []
     js(qtbot, window, "(() => { PD.call('undo_file', {run_id: 'no-such-run', path: 'a.py'});"
                       " return 1; })()")
     qtbot.waitUntil(lambda: len(asked) == 1, timeout=5000)
-    qtbot.waitUntil(lambda: window.undo.task is not None and window.undo.task.done(),
-                    timeout=5000)
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "No file changes were recorded for run no-such-run" in message

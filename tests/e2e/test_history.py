@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QListWidgetItem, QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -15,6 +15,8 @@ from core.store.history import Store
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import count, js, run_dom, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.windowtools import menu_action, open_conversation
+from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
 from ui.main_window import MainWindow
 
@@ -27,15 +29,9 @@ def runs_finished(n: int) -> str:
     return f"document.querySelectorAll('.run-footer').length === {n}"
 
 
-def click_item(qtbot: QtBot, window: MainWindow, row: int) -> None:
-    """Click a conversation in the sidebar, as a person would."""
-    lst = window.conversations
-    rect = lst.visualItemRect(lst.item(row))
-    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-
-
-def menu_action(window: MainWindow, item: QListWidgetItem, text: str) -> None:
-    menu = window.conversations.context_menu_for(item)
+def conversation_menu_action(window: MainWindow, item: QListWidgetItem, text: str) -> None:
+    """Choose ``text`` from a conversation's context menu."""
+    menu = window.sidebar.conversations.context_menu_for(item)
     [action] = [a for a in menu.actions() if a.text() == text]
     action.trigger()
     menu.deleteLater()
@@ -57,9 +53,9 @@ def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: Wi
     live_text = js(qtbot, window, "document.querySelector('.run').innerText")
     assert "Port moved to 8080" in live_text and count(qtbot, window, ".task") == 6
 
-    window.new_button.click()
+    window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
-    click_item(qtbot, window, 0)
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, FINISHED)
     js(qtbot, window, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
     js(qtbot, window, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
@@ -67,10 +63,10 @@ def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: Wi
     close_window(qtbot, window)
 
     again = make_window(ScriptedFactory())
-    assert again.conversations.count() == 1
-    assert again.conversations.item(0).text().startswith(
+    assert again.sidebar.conversations.count() == 1
+    assert again.sidebar.conversations.item(0).text().startswith(
         "Move the server to port 8080\n✓ succeeded · 1 run")
-    click_item(qtbot, again, 0)
+    open_conversation(qtbot, again, 0)
     wait_js(qtbot, again, FINISHED)
     js(qtbot, again, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
     js(qtbot, again, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
@@ -99,7 +95,8 @@ def test_follow_up_in_the_conversation_sends_memory_not_raw_text(
         assert conversation["run_count"] == 2
         assert conversation["title"] == "pls bump that port thing, marker-raw-7731"
         assert [r["status"] for r in store.runs(conversation["id"])] == ["completed"] * 2
-    assert window.conversations.item(0).text().split("\n")[1].startswith("✓ succeeded · 2 runs")
+    entry = window.sidebar.conversations.item(0).text()
+    assert entry.split("\n")[1].startswith("✓ succeeded · 2 runs")
     assert texts(qtbot, window, ".bubble") == ["pls bump that port thing, marker-raw-7731",
                                                "now document it"]
 
@@ -110,14 +107,14 @@ def test_new_conversation_starts_without_memory_and_the_list_is_newest_first(
     window = make_window(factory)
     submit(qtbot, window, "first request")
     wait_js(qtbot, window, FINISHED)
-    window.new_button.click()
+    window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
     submit(qtbot, window, "second request")
     wait_js(qtbot, window, FINISHED)
     assert "First goal" not in json.dumps(factory.models[1].requests)
-    titles = [window.conversations.item(i).text().split("\n")[0] for i in range(2)]
+    titles = [window.sidebar.conversations.item(i).text().split("\n")[0] for i in range(2)]
     assert titles == ["second request", "first request"]
-    assert window.conversations.currentItem().text().startswith("second request")
+    assert window.sidebar.conversations.currentItem().text().startswith("second request")
 
 
 def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: WindowMaker,
@@ -125,21 +122,21 @@ def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: Wind
     factory = ScriptedFactory(one_phase("A", "## A"), one_phase("B", "## B"))
     window = make_window(factory)
     for request in ("keep me", "delete me"):
-        window.new_button.click()
+        window.sidebar.new_button.click()
         submit(qtbot, window, request)
         wait_js(qtbot, window, FINISHED)
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("  Renamed   title ", True))
-    menu_action(window, window.conversations.item(1), "Rename…")
-    assert window.conversations.item(0).text().startswith("Renamed title\n")
+    conversation_menu_action(window, window.sidebar.conversations.item(1), "Rename…")
+    assert window.sidebar.conversations.item(0).text().startswith("Renamed title\n")
     with Store() as store:
         assert sorted(c["title"] for c in store.list_conversations()) == ["Renamed title",
                                                                          "delete me"]
 
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *a, **k: QMessageBox.StandardButton.Cancel)
-    menu_action(window, window.conversations.item(1), "Delete…")
-    assert window.conversations.count() == 2
+    conversation_menu_action(window, window.sidebar.conversations.item(1), "Delete…")
+    assert window.sidebar.conversations.count() == 2
 
     asked: list[str] = []
 
@@ -148,10 +145,10 @@ def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: Wind
         return QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", yes)
-    menu_action(window, window.conversations.item(1), "Delete…")
+    conversation_menu_action(window, window.sidebar.conversations.item(1), "Delete…")
     assert asked and "delete me" in asked[0] and "1 run" in asked[0]
-    assert [window.conversations.item(i).text().split("\n")[0]
-            for i in range(window.conversations.count())] == ["Renamed title"]
+    assert [window.sidebar.conversations.item(i).text().split("\n")[0]
+            for i in range(window.sidebar.conversations.count())] == ["Renamed title"]
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
     with Store() as store:
         [left] = store.list_conversations()
@@ -180,8 +177,8 @@ def test_an_interrupted_run_replays_with_an_interrupted_footer(
         ):
             store.append_event(run_id, event)
     window = make_window(ScriptedFactory())
-    assert window.conversations.item(0).text().startswith("Killed mid-run\n1 run")
-    click_item(qtbot, window, 0)
+    assert window.sidebar.conversations.item(0).text().startswith("Killed mid-run\n1 run")
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, FINISHED)
     assert "Interrupted" in js(qtbot, window, "document.querySelector('.interrupted-note')"
                                               ".textContent")
@@ -206,13 +203,13 @@ def test_export_the_last_run_as_json_and_markdown(qtbot: QtBot, make_window: Win
     target = {"path": tmp_path / "run.json"}
     monkeypatch.setattr("ui.conversations.QFileDialog.getSaveFileName",
                         lambda *a, **k: (str(target["path"]), ""))
-    window.actions["Export last run as JSON"].trigger()
+    menu_action(window, "Export last run as JSON").trigger()
     exported = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     assert exported["format"] == "phasedesk-run/1"
     assert exported["run"]["request"] == "Move the server to port 8080"
     assert len(exported["replies"]) == exported["run"]["llm_calls"] == 10
     target["path"] = tmp_path / "run.md"
-    window.actions["Export last run as Markdown"].trigger()
+    menu_action(window, "Export last run as Markdown").trigger()
     markdown = (tmp_path / "run.md").read_text(encoding="utf-8")
     assert "## Summary" in markdown and "Port moved to 8080" in markdown
     wait_js(qtbot, window, "Array.from(document.querySelectorAll('.ui-message'))"
@@ -225,20 +222,22 @@ def test_opening_a_conversation_is_refused_while_a_run_is_going(
     window = make_window(factory)
     submit(qtbot, window, "first")
     wait_js(qtbot, window, FINISHED)
-    window.new_button.click()
+    window.sidebar.new_button.click()
     submit(qtbot, window, "second")
     wait_js(qtbot, window, "document.querySelectorAll('.task').length >= 3")
-    window.conversations.open_requested.emit(window.conversations.conversation_ids()[1])
+    open_conversation(qtbot, window, 1)
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "Stop the current run" in message
     assert texts(qtbot, window, ".bubble") == ["second"]
     window.controller.cancel()
     wait_js(qtbot, window, FINISHED, timeout=15000)
-    assert window.conversations.currentItem().text().startswith("second\n")
+    assert window.sidebar.conversations.currentItem().text().startswith("second\n")
 
 
 def test_an_unusable_history_database_still_opens_the_window(
-        qtbot: QtBot, make_window: WindowMaker, isolated_home: Path) -> None:
+        qtbot: QtBot, make_window: WindowMaker, isolated_home: Path,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
+    expect_warning("history unavailable: file is not a database", count=1)
     database = isolated_home / "data" / "history.sqlite3"
     database.parent.mkdir(parents=True, exist_ok=True)
     database.write_bytes(b"this is not a database" * 100)
@@ -247,7 +246,7 @@ def test_an_unusable_history_database_still_opens_the_window(
     assert "history could not be opened" in message and "will not be kept" in message
     submit(qtbot, window, "run anyway")
     wait_js(qtbot, window, FINISHED)
-    assert window.conversations.count() == 1
+    assert window.sidebar.conversations.count() == 1
     assert database.read_bytes().startswith(b"this is not a database")
 
 

@@ -67,7 +67,7 @@ def test_a_chinese_request_shows_its_language_and_a_chinese_summary(
     settle(qtbot, window, ms=400, top=None)
     assert window.grab().save(str(ARTIFACTS / "window-chinese-summary.png"))
 
-    window.new_button.click()
+    window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
     submit(qtbot, window, "look at the config")
     wait_js(qtbot, window, FINISHED.format(n=1))

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
-from tests.e2e.pagetools import click, count, js, settle, submit, wait_js
+from tests.e2e.pagetools import click, count, heard_requests, js, settle, submit, wait_js
 from tests.e2e.scripted_runs import Reply, ScriptedFactory
+from tests.e2e.windowtools import open_conversation
+from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
 from ui.main_window import MainWindow
 
@@ -70,6 +72,7 @@ def test_the_footer_toggle_marks_unmarks_and_replays_the_stored_state(
                                      "summary")
     assert stored_marks() == [False]
 
+    heard = heard_requests(window)
     click(qtbot, window, ".mark-btn")
     assert wait_toggle(qtbot, window, KEPT)["pressed"] == "true"
     assert stored_marks() == [True]
@@ -87,20 +90,18 @@ def test_the_footer_toggle_marks_unmarks_and_replays_the_stored_state(
     click(qtbot, window, ".mark-btn")
     wait_toggle(qtbot, window, KEPT)
     assert stored_marks() == [True]
-    assert window.bridge.calls.count("mark_run") == 3 and window.bridge.rejected == 0
+    assert heard == ["mark_requested"] * 3
 
-    window.new_button.click()
+    window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
-    lst = window.conversations
-    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton,
-                     pos=lst.visualItemRect(lst.item(0)).center())
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, runs_finished(1))
     assert wait_toggle(qtbot, window, KEPT)["pressed"] == "true"
     click(qtbot, window, ".mark-btn")
     wait_toggle(qtbot, window, KEEP)
-    window.new_button.click()
+    window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
-    window.conversations.open_requested.emit(window.conversations.conversation_ids()[0])
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, runs_finished(1))
     assert wait_toggle(qtbot, window, KEEP)["pressed"] == "false"
     assert stored_marks() == [False]
@@ -155,20 +156,23 @@ MALFORMED = [
 
 
 def test_malformed_mark_calls_are_ignored_and_unknown_runs_are_refused(
-        qtbot: QtBot, make_window: WindowMaker) -> None:
+        qtbot: QtBot, make_window: WindowMaker,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
     factory = ScriptedFactory(one_phase("Find the port", "## Port found"))
     window = make_window(factory)
     submit(qtbot, window, "where is the port set?")
     wait_js(qtbot, window, runs_finished(1))
     run_id = factory.last.run_id
     notices = count(qtbot, window, ".notice, .ui-message")
+    ignored = expect_warning("bridge.mark_run ignored", count=len(MALFORMED))
+    refused = expect_warning("not in the history", count=2)
+    heard = heard_requests(window)
     for call in MALFORMED:
         js(qtbot, window, f"(() => {{ const RUN = {json.dumps(run_id)}; try {{ {call}; }} "
                           "catch (e) {} return 1; })()")
-    qtbot.waitUntil(lambda: window.bridge.rejected >= len(MALFORMED), timeout=5000)
+    qtbot.waitUntil(lambda: len(ignored.records) >= len(MALFORMED), timeout=5000)
     qtbot.wait(300)
-    assert window.bridge.rejected == len(MALFORMED)
-    assert window.bridge.calls.count("mark_run") == len(MALFORMED)
+    assert len(ignored.records) == len(MALFORMED) and heard == []
     assert stored_marks() == [False]
     assert count(qtbot, window, ".notice, .ui-message") == notices
     assert toggle(qtbot, window)["text"] == KEEP
@@ -177,7 +181,7 @@ def test_malformed_mark_calls_are_ignored_and_unknown_runs_are_refused(
                       " return 1; })()")
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "Run no-such-run is not in the history" in message and "not changed" in message
-    assert window.bridge.rejected == len(MALFORMED)
+    assert len(ignored.records) == len(MALFORMED) and len(refused.records) == 1
 
     with Store() as store:
         store.delete_conversation(store.list_conversations()[0]["id"])

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from core import config
 from tests.e2e.conftest import WindowMaker
+from tests.e2e.windowtools import open_settings
 from tests.support.mcp_servers import guards_of
 from ui.mcp_editor import APPROVAL, COMMAND, ENV, NAME, McpServersEditor
 
@@ -28,7 +29,7 @@ def fill(editor: McpServersEditor, row: int, name: str, command: str, env: str =
 
 def test_add_test_remove_and_save_mcp_servers(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     editor = dialog.widgets["mcp_servers"]
     assert isinstance(editor, McpServersEditor) and editor.table.rowCount() == 0
 
@@ -59,7 +60,7 @@ def test_add_test_remove_and_save_mcp_servers(qtbot: QtBot, make_window: WindowM
                       "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
                       "env": {"TZ_HINT": "far east"}, "enabled": True, "approval": "auto"}]
 
-    again = window.open_settings().widgets["mcp_servers"]
+    again = open_settings(window).widgets["mcp_servers"]
     assert isinstance(again, McpServersEditor)
     assert again.servers() == config.load()[0].mcp_servers
 
@@ -67,7 +68,7 @@ def test_add_test_remove_and_save_mcp_servers(qtbot: QtBot, make_window: WindowM
 def test_a_bad_server_row_keeps_the_dialog_open_with_the_reason(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     editor = dialog.widgets["mcp_servers"]
     assert isinstance(editor, McpServersEditor)
     editor.add_button.click()

@@ -17,6 +17,7 @@ from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import click, count, js, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.windowtools import open_settings
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
@@ -28,7 +29,7 @@ KEY = "sk-thinking-test-3333333333"
 def test_thinking_fields_appear_save_and_reload_with_the_key_kept_out_of_the_file(
         qtbot: QtBot, make_window: WindowMaker, isolated_home: Path) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     box = next(b for b in dialog.findChildren(QGroupBox) if b.title() == "Thinking model")
     for name in THINKING_FIELDS:
         widget = dialog.widgets[name]
@@ -57,7 +58,7 @@ def test_thinking_fields_appear_save_and_reload_with_the_key_kept_out_of_the_fil
     close_window(qtbot, window)
 
     again = make_window()
-    reopened = again.open_settings()
+    reopened = open_settings(again)
     assert [reopened.widgets[name].text() for name in THINKING_FIELDS] == \
         ["http://127.0.0.1:9/v1", "judge-model", KEY]
     reopened.reject()

@@ -53,7 +53,7 @@ def test_the_outcome_leads_the_summary_footer_and_history_list(
     assert count(qtbot, window, ".message-summarizer img, .summarizer-requirements b") == 0
     assert js(qtbot, window, "document.title") != "owned"
     assert texts(qtbot, window, ".run-footer > *")[0] == "✅ Succeeded"
-    assert window.conversations.item(0).text().splitlines()[1].startswith("✓ succeeded")
+    assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith("✓ succeeded")
 
     window.history_view.new()
     submit(qtbot, window, "Fix the parser")
@@ -62,7 +62,7 @@ def test_the_outcome_leads_the_summary_footer_and_history_list(
     assert js(qtbot, window, "Array.from(document.querySelectorAll('.requirement'))"
                              ".map(r => r.dataset.status)") == ["failed"]
     assert js(qtbot, window, "document.querySelector('.run').dataset.outcome") == "failed"
-    assert window.conversations.item(0).text().splitlines()[1].startswith("✗ failed")
+    assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith("✗ failed")
 
 
 def test_a_replayed_run_shows_the_same_outcome_and_checklist(

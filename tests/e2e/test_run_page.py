@@ -73,7 +73,7 @@ def test_two_phase_run_renders_cards_judges_and_one_summary(
                           f"{done.completion_tokens:,}"]
     assert footer[-1] == "completed"
     assert js(qtbot, window, "document.getElementById('stop').hidden") is True
-    assert window.conversations.count() == 1
+    assert window.sidebar.conversations.count() == 1
 
     ARTIFACTS.mkdir(exist_ok=True)
     settle(qtbot, window)
@@ -177,7 +177,7 @@ def test_new_conversation_clears_the_page(qtbot: QtBot, make_window: WindowMaker
     window = make_window(ScriptedFactory(two_phase_replies()))
     submit(qtbot, window, "go")
     wait_js(qtbot, window, FINISHED)
-    window.new_button.click()
+    window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
     assert js(qtbot, window, "document.getElementById('empty').hidden") is False
 

@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import js, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory
+from tests.e2e.windowtools import open_settings
 from tests.support.proc_tree import require_sandbox
 from tests.support.script import analysis, judge, phases, plan, summary, task
 
@@ -43,7 +44,7 @@ def test_cards_show_sandboxed_and_the_setting_turns_it_off(
                               commands_run("echo two > two.txt"))
     window = make_window(factory)
     window.resize(1100, 760)
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     assert dialog.sandbox_label.text().startswith("Active on this machine: commands run in "
                                                   "bubblewrap (")
     ARTIFACTS.mkdir(exist_ok=True)
@@ -59,7 +60,7 @@ def test_cards_show_sandboxed_and_the_setting_turns_it_off(
     assert (workspace / "one.txt").exists() and not (workspace.parent / "out.txt").exists()
     assert not texts(qtbot, window, ".run .notice")
 
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     combo = dialog.widgets["command_sandbox"]
     assert isinstance(combo, QComboBox)
     combo.setCurrentText("off")
@@ -86,7 +87,7 @@ def test_without_bwrap_the_page_says_so_once_and_marks_every_command(
     folder.mkdir()
     (folder / "sh").symlink_to("/bin/sh")
     monkeypatch.setenv("PATH", str(folder))
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     assert dialog.sandbox_label.text() == (
         "Not available on this machine: bwrap was not found (install bubblewrap, e.g. "
         "apt-get install bubblewrap). Commands run unsandboxed.")

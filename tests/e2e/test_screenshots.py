@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, js, settle, submit, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.windowtools import open_conversation
 from tests.support.script import analysis, judge, phases, plan, summary, task
 
 pytestmark = pytest.mark.gui
@@ -34,11 +35,11 @@ def test_screenshots_of_the_inspector_and_the_conversation_list(
     window.resize(1280, 860)
     for n, request in enumerate(REQUESTS):
         if n:
-            window.new_button.click()
+            window.sidebar.new_button.click()
             wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
         submit(qtbot, window, request)
         wait_js(qtbot, window, FINISHED.format(n=1))
-    assert window.conversations.count() == 3
+    assert window.sidebar.conversations.count() == 3
     ARTIFACTS.mkdir(exist_ok=True)
 
     click(qtbot, window, ".calls-toggle")
@@ -50,8 +51,8 @@ def test_screenshots_of_the_inspector_and_the_conversation_list(
     settle(qtbot, window, ms=400, top=None)
     assert window.grab().save(str(ARTIFACTS / "window-inspector.png"))
 
-    window.conversations.setCurrentRow(2)
-    window.conversations.open_requested.emit(window.conversations.conversation_ids()[2])
+    window.sidebar.conversations.setCurrentRow(2)
+    open_conversation(qtbot, window, 2)
     wait_js(qtbot, window, "document.querySelector('.bubble') && document.querySelector("
                            "'.bubble').textContent === " + repr(REQUESTS[0]))
     wait_js(qtbot, window, FINISHED.format(n=1))

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QObject, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
 from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
-from tests.e2e.pagetools import count, js, submit, texts, wait_js
+from tests.e2e.pagetools import count, heard_requests, js, submit, texts, wait_js
+from tests.support.log_guard import ExpectedWarning
 from tests.e2e.scripted_runs import ScriptedFactory
 from tests.support.script import analysis, judge, phases, plan, summary, task
 
@@ -52,13 +55,35 @@ def evil_replies() -> list[dict]:
             summary(SUMMARY, highlights=["<img src=x onerror=\"window.__pwned = 'hl'\">"])]
 
 
+class Browser(QObject):
+    """Stands in for the person's browser: the URLs the app asked the desktop to open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opened: list[str] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.opened.append(url.toString())
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    browser = Browser()
+    for scheme in ("http", "https"):
+        QDesktopServices.setUrlHandler(scheme, browser, "open")
+    yield browser
+    for scheme in ("http", "https"):
+        QDesktopServices.unsetUrlHandler(scheme)
+    browser.deleteLater()
+
+
 def test_hostile_model_text_is_shown_as_text_and_never_runs(
-        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path, browser: Browser) -> None:
     (workspace / "evil.html").write_text(PAYLOAD, encoding="utf-8")
     factory = ScriptedFactory(evil_replies())
     window = make_window(factory)
-    opened: list[QUrl] = []
-    window.page.open_external = opened.append
+    heard = heard_requests(window)
     submit(qtbot, window, "<script>window.__pwned = 'request'</script>")
     wait_js(qtbot, window, FINISHED)
     qtbot.wait(500)
@@ -71,7 +96,7 @@ def test_hostile_model_text_is_shown_as_text_and_never_runs(
                              ".length") == 0
     assert count(qtbot, window, ".message-summarizer [style], .message-summarizer .jump") == 0
     assert count(qtbot, window, "#timeline a[href^='javascript']") == 0
-    assert window.bridge.calls == ["ready", "submit"]
+    assert heard == ["submitted"]
     assert len(factory.engines) == 1
 
     summary_text = js(qtbot, window, "document.querySelector('.summarizer-content').textContent")
@@ -95,7 +120,7 @@ def test_hostile_model_text_is_shown_as_text_and_never_runs(
     qtbot.wait(500)
     assert js(qtbot, window, "typeof window.__pwned") == "undefined"
     assert window.page.url().fileName() == "index.html"
-    assert [u.toString() for u in opened] == ["https://example.com/docs"]
+    assert browser.opened == ["https://example.com/docs"]
 
 
 MALFORMED = [
@@ -120,16 +145,21 @@ MALFORMED = [
 
 
 def test_malformed_bridge_calls_are_ignored_and_the_app_keeps_working(
-        qtbot: QtBot, make_window: WindowMaker) -> None:
+        qtbot: QtBot, make_window: WindowMaker,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
     replies = [analysis("Look", complexity="complex"), phases((1, "Look", [])), plan(task(1, "list_files")),
                judge([1]), summary()]
     factory = ScriptedFactory(replies)
     window = make_window(factory)
+    # every call reaches a slot and is rejected there with a warning, except submit() without
+    # an argument, which QWebChannel itself refuses
+    ignored = [expect_warning(f"bridge.{slot} ignored", count=sum(
+        call.startswith(f"PD.bridge.{slot}(") for call in MALFORMED) - (slot == "submit"))
+        for slot in ("submit", "approve", "cancel", "ready", "open_settings")]
     for call in MALFORMED:
         js(qtbot, window, f"(() => {{ try {{ {call}; }} catch (e) {{}} return 1; }})()")
-    # every call reaches a slot and is rejected there, except submit() without an argument,
-    # which QWebChannel itself refuses
-    qtbot.waitUntil(lambda: window.bridge.rejected >= len(MALFORMED) - 1, timeout=5000)
+    qtbot.waitUntil(lambda: sum(len(w.records) for w in ignored) >= len(MALFORMED) - 1,
+                    timeout=5000)
     qtbot.wait(300)
     assert factory.engines == []
     assert window.findChild(object, "settingsDialog") is None
@@ -141,16 +171,18 @@ def test_malformed_bridge_calls_are_ignored_and_the_app_keeps_working(
     assert texts(qtbot, window, ".bubble") == ["now a real request"]
 
 
-def test_bridge_queues_events_until_the_page_is_ready() -> None:
+def test_bridge_queues_events_until_the_page_is_ready(
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
     from ui.bridge import Bridge
 
+    expect_warning("bridge.ready ignored: invalid JSON", count=1)
     bridge = Bridge()
     received: list[str] = []
     bridge.event.connect(received.append)
     bridge.send({"kind": "notice", "level": "info", "message": "early"})
     assert received == []
     bridge.ready("{not json")
-    assert received == [] and bridge.rejected == 1
+    assert received == []
     bridge.ready("{}")
     assert [json.loads(r)["message"] for r in received] == ["early"]
     bridge.send({"kind": "notice", "level": "info", "message": "late"})

@@ -25,6 +25,7 @@ from core import appdirs, config, secrets
 from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import wait_js
+from tests.e2e.windowtools import open_settings
 from tests.support.fake_openai import FakeOpenAI
 from ui.settings_dialog import SettingsDialog
 
@@ -40,7 +41,7 @@ def save(dialog: SettingsDialog) -> None:
 
 def test_dialog_has_one_widget_per_declared_setting(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     assert set(dialog.widgets) == {f.name for f in config.fields()}
     assert isinstance(dialog.widgets["use_phase_task"], QCheckBox)
     assert isinstance(dialog.widgets["provider"], QComboBox)
@@ -58,7 +59,7 @@ def test_use_phase_task_persists_across_a_restart(qtbot: QtBot, make_window: Win
                                                   isolated_home: Path) -> None:
     window = make_window()
     wait_js(qtbot, window, "document.getElementById('ctx-engine').textContent === 'Phase engine'")
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     dialog.widgets["use_phase_task"].setChecked(False)
     save(dialog)
     assert not dialog.isVisible()
@@ -70,14 +71,14 @@ def test_use_phase_task_persists_across_a_restart(qtbot: QtBot, make_window: Win
     again = make_window()
     assert again.settings.use_phase_task is False
     wait_js(qtbot, again, "document.getElementById('ctx-engine').textContent === 'Classic loop'")
-    reopened = again.open_settings()
+    reopened = open_settings(again)
     assert reopened.widgets["use_phase_task"].isChecked() is False
     reopened.reject()
 
 
 def test_invalid_value_is_refused_with_the_reason(qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     dialog.widgets["base_url"].setText("ftp://example.com")
     save(dialog)
     assert dialog.isVisible()
@@ -93,7 +94,7 @@ def test_invalid_value_is_refused_with_the_reason(qtbot: QtBot, make_window: Win
 def test_api_key_goes_to_the_secret_store_and_the_page_says_where(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     dialog.widgets["api_key"].setText("sk-test-12345")
     save(dialog)
     key_file = Path(appdirs.app_home()[0]) / "api_key"
@@ -115,7 +116,7 @@ def test_test_connection_reports_without_freezing(qtbot: QtBot, make_window: Win
     factory.make_model = lambda settings: ScriptedModel([{**reply, "delay_s": 0.3}])  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "core.llm.factory", factory)
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     dialog.test_button.click()
     assert "Testing" in dialog.test_label.text()
     assert not dialog.test_button.isEnabled()
@@ -127,7 +128,7 @@ def test_test_connection_reports_without_freezing(qtbot: QtBot, make_window: Win
 def test_test_connection_talks_to_an_openai_compatible_server(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     with FakeOpenAI([{"text": "pong"}]) as server:
         dialog.widgets["provider"].setCurrentText("openai")
         dialog.widgets["base_url"].setText(server.base_url)
@@ -156,7 +157,7 @@ def test_test_connection_talks_to_an_openai_compatible_server(
 def test_test_connection_shows_the_error_of_an_unreachable_server(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     dialog.widgets["provider"].setCurrentText("openai")
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
@@ -184,7 +185,7 @@ def test_the_offline_model_file_is_picked_saved_and_used(
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(pick))
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     field = dialog.widgets["gguf"]
     assert isinstance(field, QLineEdit) and field.text() == ""
     dialog.findChild(QPushButton, "browse_gguf").click()
@@ -203,7 +204,7 @@ def test_the_offline_model_file_is_picked_saved_and_used(
 def test_a_missing_offline_model_file_is_reported_by_test_connection(
         qtbot: QtBot, make_window: WindowMaker, tmp_path: Path) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     dialog.widgets["provider"].setCurrentText("embedded")
     dialog.widgets["gguf"].setText(str(tmp_path / "nowhere.gguf"))
     dialog.test_button.click()
@@ -222,7 +223,7 @@ def test_the_dialog_shows_the_stored_probe_of_the_configured_endpoint(
                                      "model": "probed-model"}, settings))
     kept = store(url, "probed-model", ProbeResult(
         chosen="named", honoured={"named": True}, answered={"named": False}))
-    dialog = make_window().open_settings()
+    dialog = open_settings(make_window())
     assert dialog.test_label.text() == (
         f"Last probe of this endpoint, {kept.when()}: stage calls use 'named' "
         "(honoured: named ✓; answered right: named ✗).")
@@ -231,7 +232,7 @@ def test_the_dialog_shows_the_stored_probe_of_the_configured_endpoint(
     assert dialog.grab().save(str(ARTIFACTS / "settings-stored-probe.png"))
     dialog.reject()
     config.save(config.from_mapping({"model": "never-probed"}, config.load()[0]))
-    dialog = make_window().open_settings()
+    dialog = open_settings(make_window())
     assert "has not been probed yet" in dialog.test_label.text()
     dialog.reject()
 
@@ -239,7 +240,7 @@ def test_the_dialog_shows_the_stored_probe_of_the_configured_endpoint(
 def test_test_connection_offers_the_listed_models_and_warns_of_an_unlisted_name(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     window = make_window()
-    dialog = window.open_settings()
+    dialog = open_settings(window)
     field = dialog.widgets["model"]
     assert isinstance(field, QComboBox) and field.isEditable() and field.count() == 0
     warning = dialog.model_list.warning
@@ -269,7 +270,7 @@ def test_test_connection_offers_the_listed_models_and_warns_of_an_unlisted_name(
     assert not dialog.isVisible() and window.settings.model == "my-alias"
     assert json.loads(appdirs.config_path().read_text())["model"] == "my-alias"
 
-    again = window.open_settings()
+    again = open_settings(window)
     assert again.widgets["model"].currentText() == "my-alias"
     assert again.model_list.warning.isHidden()  # nothing listed yet in this dialog
     again.reject()
@@ -277,7 +278,7 @@ def test_test_connection_offers_the_listed_models_and_warns_of_an_unlisted_name(
 
 def test_a_listed_model_list_is_forgotten_when_the_endpoint_changes(
         qtbot: QtBot, make_window: WindowMaker) -> None:
-    dialog = make_window().open_settings()
+    dialog = open_settings(make_window())
     field = dialog.widgets["model"]
     with FakeOpenAI([{"text": "pong"}], models=["only-model"]) as server:
         dialog.widgets["provider"].setCurrentText("openai")

@@ -20,6 +20,7 @@ from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import count, js, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory
+from tests.e2e.windowtools import open_conversation
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,8 +120,8 @@ def test_a_killed_app_leaves_a_run_that_replays_as_interrupted(
         app.wait(timeout=30)
 
     window = make_window(ScriptedFactory())
-    assert window.conversations.count() == 1
-    window.conversations.open_requested.emit(window.conversations.conversation_ids()[0])
+    assert window.sidebar.conversations.count() == 1
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, "document.querySelector('.run-footer') !== null")
     assert texts(qtbot, window, ".run-footer .chip-value")[-1] == "interrupted"
     assert count(qtbot, window, ".interrupted-note") == 1
@@ -129,5 +130,5 @@ def test_a_killed_app_leaves_a_run_that_replays_as_interrupted(
     assert statuses.count("done") >= 4 and count(qtbot, window, ".judge") == 1
     assert count(qtbot, window, ".message-summarizer") == 0
     with Store() as store:
-        [run] = store.runs(window.conversations.conversation_ids()[0])
+        [run] = store.runs(window.sidebar.conversations.conversation_ids()[0])
         assert run["status"] == "interrupted"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,20 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
-from tests.e2e.pagetools import click, count, js, settle, submit, texts, wait_js
+from tests.e2e.pagetools import (
+    click,
+    count,
+    heard_requests,
+    js,
+    settle,
+    submit,
+    texts,
+    wait_js,
+    wait_undo_answered,
+)
 from tests.e2e.scripted_runs import Reply, ScriptedFactory
+from tests.e2e.windowtools import open_conversation
+from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
 from ui.main_window import MainWindow
 
@@ -65,9 +78,7 @@ def click_undo(qtbot: QtBot, window: MainWindow, asked: list[str]) -> None:
     asked_before = len(asked)
     click(qtbot, window, ".undo-btn")
     qtbot.waitUntil(lambda: len(asked) > asked_before, timeout=5000)
-    task = window.undo.task
-    if task is not None:
-        qtbot.waitUntil(task.done, timeout=10000)
+    wait_undo_answered(qtbot, window)
 
 
 def test_undo_restores_the_demo_workspace_and_the_card_says_so(
@@ -109,9 +120,9 @@ def test_undo_restores_the_demo_workspace_and_the_card_says_so(
     ARTIFACTS.mkdir(exist_ok=True)
     assert window.grab().save(str(ARTIFACTS / "window-undo.png"))
 
-    window.new_button.click()
+    window.sidebar.new_button.click()
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
-    window.conversations.open_requested.emit(window.conversations.conversation_ids()[0])
+    open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, runs_finished(1))
     assert wait_js(qtbot, window, NOTE) == "These changes were undone."
     assert js(qtbot, window, BUTTON) == {"disabled": True, "text": "✓ Undone"}
@@ -168,7 +179,7 @@ def test_undo_is_refused_while_a_run_is_going(
     click(qtbot, window, ".undo-btn")
     note = wait_js(qtbot, window, NOTE)
     assert "Stop the current run before you undo file changes" in note
-    assert asked == [] and window.undo.task is None and snapshot(workspace) == changed
+    assert asked == [] and snapshot(workspace) == changed
     assert js(qtbot, window, BUTTON) == {"disabled": False, "text": LABEL}
     window.controller.cancel()
     wait_js(qtbot, window, runs_finished(2), timeout=15000)
@@ -193,19 +204,22 @@ MALFORMED = [
 
 
 def test_malformed_undo_calls_are_ignored(qtbot: QtBot, make_window: WindowMaker,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          expect_warning: Callable[..., ExpectedWarning]) -> None:
     window = make_window(ScriptedFactory())
     asked = answer_with(monkeypatch, QMessageBox.StandardButton.Yes)
+    ignored = expect_warning("bridge.undo_run ignored", count=len(MALFORMED))
+    heard = heard_requests(window)
     for call in MALFORMED:
         js(qtbot, window, f"(() => {{ try {{ {call}; }} catch (e) {{}} return 1; }})()")
-    qtbot.waitUntil(lambda: window.bridge.rejected >= len(MALFORMED), timeout=5000)
+    qtbot.waitUntil(lambda: len(ignored.records) >= len(MALFORMED), timeout=5000)
     qtbot.wait(300)
-    assert window.bridge.rejected == len(MALFORMED)
-    assert window.bridge.calls.count("undo_run") == len(MALFORMED)
-    assert asked == [] and window.undo.task is None
+    assert len(ignored.records) == len(MALFORMED) and heard == []
+    assert asked == []
     assert count(qtbot, window, ".notice") == 0
 
     js(qtbot, window, "(() => { PD.call('undo_run', {run_id: 'no-such-run'}); return 1; })()")
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "no file changes were recorded for run no-such-run" in message
-    assert len(asked) == 1 and window.bridge.rejected == len(MALFORMED)
+    assert len(asked) == 1 and len(ignored.records) == len(MALFORMED)
+    assert heard == ["undo_requested"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import count, js, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.windowtools import menu_action
+from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
 
 pytestmark = pytest.mark.gui
@@ -22,16 +25,16 @@ FINISHED = "document.querySelector('.run-footer') !== null"
 def test_ctrl_enter_sends_and_esc_stops(qtbot: QtBot, make_window: WindowMaker) -> None:
     factory = ScriptedFactory(two_phase_replies(delay_judge_s=30))
     window = make_window(factory)
-    assert window.actions["Send"].shortcut().toString() == "Ctrl+Return"
-    assert window.actions["Stop"].shortcut().toString() == "Esc"
+    assert menu_action(window, "Send").shortcut().toString() == "Ctrl+Return"
+    assert menu_action(window, "Stop").shortcut().toString() == "Esc"
     js(qtbot, window, "(() => { document.getElementById('input').value = 'from the keyboard';"
                       " return 1; })()")
-    window.actions["Send"].trigger()
+    menu_action(window, "Send").trigger()
     wait_js(qtbot, window, "document.querySelectorAll('.task').length >= 3")
     assert texts(qtbot, window, ".bubble") == ["from the keyboard"]
     assert js(qtbot, window, "document.getElementById('input').value") == ""
-    window.actions["Stop"].trigger()
-    window.actions["Stop"].trigger()
+    menu_action(window, "Stop").trigger()
+    menu_action(window, "Stop").trigger()
     wait_js(qtbot, window, FINISHED, timeout=15000)
     assert count(qtbot, window, ".stopping-note") == 1
     assert factory.last.cancels == 1  # a repeated Esc does not skip the model's summary
@@ -47,7 +50,7 @@ def test_workspace_is_remembered_across_a_restart(qtbot: QtBot, make_window: Win
     close_window(qtbot, window)
     again = make_window(use_workspace=False)
     assert again.settings.workspace == str(folder)
-    assert again.workspace_label.text() == str(folder)
+    assert again.sidebar.workspace_label.text() == str(folder)
     assert config.load()[0].workspace == str(folder)
 
 
@@ -66,12 +69,16 @@ class BrokenFactory(ScriptedFactory):
         raise ValueError("the model file is missing")
 
 
-def test_an_engine_that_cannot_start_shows_why(qtbot: QtBot, make_window: WindowMaker) -> None:
+def test_an_engine_that_cannot_start_shows_why(
+        qtbot: QtBot, make_window: WindowMaker,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
+    expect_warning("could not start the run", count=1)
     window = make_window(BrokenFactory())
     submit(qtbot, window, "hello")
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "Could not start the run: the model file is missing" in message
-    assert window.controller.state == "idle"
+    assert js(qtbot, window, "[document.getElementById('stop').hidden, "
+                             "document.getElementById('status').textContent]") == [True, ""]
     assert window.history.conversations() == []
 
 
@@ -147,3 +154,16 @@ def test_the_header_names_the_offline_model_and_only_the_demo_gets_the_banner(
     assert wait_js(qtbot, demo, "document.getElementById('ctx-model').textContent") == \
         "Offline demo model"
     assert js(qtbot, demo, "document.getElementById('banner').hidden") is False
+
+
+def test_the_page_warns_of_a_kind_it_does_not_know_and_keeps_working(
+        qtbot: QtBot, make_window: WindowMaker,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
+    unknown = expect_warning("unknown event kind no_such_kind", count=1)
+    window = make_window(ScriptedFactory(two_phase_replies()))
+    window.bridge.send({"kind": "no_such_kind", "message": "ignored"})
+    qtbot.waitUntil(lambda: len(unknown.records) == 1, timeout=5000)
+    assert unknown.records[0].levelname == "WARNING" and unknown.records[0].name == "ui.main_window"
+    submit(qtbot, window, "still works")
+    wait_js(qtbot, window, FINISHED)
+    assert texts(qtbot, window, ".bubble") == ["still works"]

@@ -21,6 +21,7 @@ from core.engine.runner import create_engine
 from core.store.history import Recorder, Store
 from tests.faults.cells import phase_replies
 from tests.support.fake_openai import FakeOpenAI, refused_url
+from tests.support.log_guard import ExpectedWarning
 from tests.support.script import judge, plan, settings, summary, task
 
 KEY = "pd-live-7f3a9c-Q2w3E4r5T6y7U8i9o0"
@@ -95,10 +96,12 @@ def test_the_key_stays_hidden_in_a_run_whose_model_and_files_repeat_it(
 
 
 def test_the_key_stays_hidden_when_the_engine_crashes(
-        workspace: Path, caplog: pytest.LogCaptureFixture,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        workspace: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+        expect_warning: Callable[..., ExpectedWarning]) -> None:
     def broken(*args: object) -> list[int]:
         raise RuntimeError(f"cannot order the phases with credentials {KEY}")
+
+    crash = expect_warning("engine error", count=1)
 
     monkeypatch.setattr("core.engine.phase.engine.order_phases", broken)
     caplog.set_level(logging.DEBUG)
@@ -109,7 +112,7 @@ def test_the_key_stays_hidden_when_the_engine_crashes(
         assert "Internal error" in str([e for e in events if e.kind == "notice"])
         assert_hidden(events, store, run_id, caplog)
     assert_db_clean(db)
-    assert any(r.exc_info for r in caplog.records)  # the crash was logged, with its traceback
+    assert crash.records[0].exc_info  # the crash was logged, with its traceback
 
 
 def test_the_key_stays_hidden_when_the_endpoint_is_down(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -14,6 +15,7 @@ from tool_harness import Harness
 from core.tools import ToolRegistry, default_registry, tool
 from core.tools.base import ToolContext, ToolError, ToolResult
 from core.tools.registry import Limit
+from tests.support.log_guard import ExpectedWarning
 
 SNAPSHOT = Path(__file__).with_name("tool_schemas.snapshot.json")
 
@@ -125,11 +127,14 @@ def test_unknown_tool(harness: Harness) -> None:
                                                 "tools: sample, explode, refuse, hang")
 
 
-def test_tool_errors_and_unexpected_exceptions_become_failed_results(harness: Harness
-                                                                     ) -> None:
+def test_tool_errors_and_unexpected_exceptions_become_failed_results(
+        harness: Harness, expect_warning: Callable[..., ExpectedWarning]) -> None:
+    crash = expect_warning("tool explode raised", count=1)
     assert _call(harness, "refuse", {}) == ToolResult(ok=False, error="not today")
+    assert crash.records == []
     assert _call(harness, "explode", {}) == ToolResult(
         ok=False, error="explode failed unexpectedly: KeyError: 'boom'")
+    assert crash.records[0].exc_info is not None  # the unexpected crash is logged with its trace
 
 
 def test_cancellation_is_not_swallowed(harness: Harness) -> None:

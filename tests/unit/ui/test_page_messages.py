@@ -1,0 +1,69 @@
+"""The page protocol is closed: the page switches on exactly the kinds Python sends (engine
+events and the window's own messages), each message has one JSON shape, and the page's copy
+of the outcome wording is the Python table's."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from core.events import EVENT_TYPES, OUTCOME_WORDING, PROGRESS_TYPES, outcome_text
+from core.tools.checkpoint import UndoReport
+from ui.bridge import Bridge
+from ui.page_messages import PAGE_MESSAGE_TYPES, UiClear, UiContext, UiMessage, UiUndo, to_dict
+
+WEB = Path(__file__).resolve().parents[3] / "ui" / "web"
+
+
+def js_object(source: str, name: str) -> str:
+    """The body of ``const NAME = { … };`` in a page script."""
+    match = re.search(rf"const {name} = \{{(.*?)\n  \}};", source, re.S)
+    assert match, f"no {name} in the script"
+    return match.group(1)
+
+
+def test_the_page_handles_exactly_the_kinds_python_sends() -> None:
+    handlers = js_object((WEB / "app.js").read_text(encoding="utf-8"), "HANDLERS")
+    page_kinds = set(re.findall(r"^\s*(\w+):", handlers, re.M))
+    python_kinds = set(EVENT_TYPES) | set(PROGRESS_TYPES) | set(PAGE_MESSAGE_TYPES)
+    assert page_kinds == python_kinds
+    assert not set(PAGE_MESSAGE_TYPES) & (set(EVENT_TYPES) | set(PROGRESS_TYPES))
+    assert all(kind.startswith("ui_") for kind in PAGE_MESSAGE_TYPES)
+
+
+def test_each_message_has_its_kind_first_and_its_fields() -> None:
+    assert to_dict(UiClear()) == {"kind": "ui_clear"}
+    assert list(to_dict(UiMessage("warning", "Choose a workspace"))) == ["kind", "level", "message"]
+    context = to_dict(UiContext(workspace="/w", provider="openai", model="m", engine="classic",
+                                thinking=""))
+    assert context == {"kind": "ui_context", "workspace": "/w", "provider": "openai",
+                       "model": "m", "engine": "classic", "thinking": "", "demo": False}
+    report = UndoReport("r1", True, "done", restored=["a.py"], deleted=["new.md"])
+    assert to_dict(UiUndo.answer("r1", "done", "Changes undone.", report, path="a.py",
+                                 run_undone=True)) == {
+        "kind": "ui_undo", "run_id": "r1", "status": "done", "message": "Changes undone.",
+        "restored": ["a.py"], "deleted": ["new.md"], "path": "a.py", "run_undone": True}
+    assert to_dict(UiUndo.answer("r1", "cancelled"))["restored"] == []
+
+
+def test_the_bridge_sends_a_message_and_an_engine_event_as_json() -> None:
+    bridge = Bridge()
+    received: list[str] = []
+    bridge.event.connect(received.append)
+    bridge.ready("{}")
+    bridge.send(UiMessage("info", "Settings saved."))
+    bridge.send({"kind": "notice", "level": "info", "message": "from the engine"})
+    assert [json.loads(text) for text in received] == [
+        {"kind": "ui_message", "level": "info", "message": "Settings saved."},
+        {"kind": "notice", "level": "info", "message": "from the engine"}]
+
+
+def test_the_page_words_outcomes_as_the_python_table_does() -> None:
+    table = js_object((WEB / "summary.js").read_text(encoding="utf-8"), "OUTCOMES")
+    page = {key: text for key, text in re.findall(r'(\w+): \["[\w-]+", "([^"]+)"\]', table)}
+    assert page == {outcome: f"{w.emoji} {w.words[0].upper()}{w.words[1:]}"
+                    for outcome, w in OUTCOME_WORDING.items()}
+    assert outcome_text("partial") == "◐ partly done"
+    assert outcome_text("failed", emoji=True) == "❌ failed"
+    assert outcome_text("") == outcome_text("unheard of") == ""
