@@ -106,6 +106,11 @@ class Settings:
         "auto", "Run the Think stage after every Judge ('always'), never, or only when the "
         "Judge's verdict is ambiguous ('auto').",
         label="Think stage", choices=("auto", "always", "never"), group="Engine")
+    check_examples: bool = setting(
+        True, "Phase engine: before writing a Python file, check it against the examples and "
+        "rules the request states (asserts the model writes, run in the command sandbox on a "
+        "copy of the workspace) and try once more when some fail. Costs a model call per file.",
+        label="Check code against the request", group="Engine")
     compaction_threshold: float = setting(
         0.6, "Compact a phase's messages when they exceed this share of the context window.",
         label="Compaction threshold", low=0.1, high=0.95, group="Engine")

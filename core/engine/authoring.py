@@ -15,11 +15,12 @@ not parse. ``write_file`` with ``content`` and ``edit_file`` are still accepted 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from core.engine.authored_reply import Authored, search_replace, whole_file
+from core.engine.example_checks import ExampleChecks
 from core.engine.prompts import AUTHOR_SYSTEM, authoring_prompt, fix_request
 from core.engine.stage_caller import StageCaller
 from core.events import Event
@@ -27,7 +28,7 @@ from core.llm.base import CallOptions, Message, ModelError
 from core.models.task import Task
 from core.schema import SchemaError
 from core.tools.base import ToolContext, ToolManager, ToolResult
-from core.tools.code_checks import problems
+from core.tools.code_checks import is_python, problems
 from core.tools.current_text import current_text
 
 WRITE, EDIT = "write_file", "edit_file"
@@ -44,6 +45,7 @@ INSTRUCTION_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {
 SEARCH_REPLACE_CHARS = 12_000  # a longer file is changed with search/replace blocks
 TOKENS_PER_CHAR = 1 / 3.2
 MAX_AUTHOR_TOKENS = 6_000
+MIN_AUTHOR_TOKENS = 1_600  # a stub grows into a whole module (the Qwen was cut off at 813)
 EARLIER_SHOWN = 3
 TRIES = 2  # a broken reply is sent back once with what is wrong
 RELATED_CHARS = 4_000
@@ -76,10 +78,14 @@ class Author:
     """Makes the authoring call of one write task and reads the file out of the reply."""
 
     def __init__(self, caller: StageCaller, workspace: Path,
-                 context: Callable[[ToolContext], AuthoringContext]) -> None:
+                 context: Callable[[ToolContext], AuthoringContext],
+                 checks: ExampleChecks | None = None) -> None:
+        """``checks``: check Python files against the request's examples before writing
+        them (the phase engine)."""
         self.caller = caller
         self.workspace = workspace
         self.context = context
+        self.checks = checks
         self.files: dict[str, FileHistory] = {}
 
     async def content(self, path: str, instruction: str, ctx: ToolContext) -> Authored:
@@ -92,20 +98,39 @@ class Author:
         old = current.text
         edits = old is not None and len(old) > SEARCH_REPLACE_CHARS
         history = self.files.setdefault(current.rel, FileHistory())
+        context = self.context(ctx)
         messages: list[Message] = [{"role": "system", "content": AUTHOR_SYSTEM},
                                    {"role": "user", "content": authoring_prompt(
-                                       current.rel, instruction, old, self.context(ctx), edits,
+                                       current.rel, instruction, old, context, edits,
                                        history.failures[-EARLIER_SHOWN:], history.facts)}]
         for attempt in range(1, TRIES + 1):
             authored, reply = await self._ask(current.rel, old, edits, messages)
             if authored.content is None:
                 return self._failed(current.rel, authored.problem)
             wrong = problems(current.rel, old, authored.content)
-            if not wrong or attempt == TRIES:
+            if not wrong:
+                return await self._checked(current.rel, old, edits, authored, reply, messages,
+                                           context, instruction)
+            if attempt == TRIES:
                 return authored
             messages += [{"role": "assistant", "content": reply},
                          {"role": "user", "content": fix_request(current.rel, wrong, edits)}]
         return authored
+
+    async def _checked(self, rel: str, old: str | None, edits: bool, authored: Authored,
+                       reply: str, messages: list[Message], context: AuthoringContext,
+                       instruction: str) -> Authored:
+        """``authored`` as the request's examples check it (when this engine checks)."""
+        if self.checks is None or edits or not is_python(rel):
+            return authored
+        script = await self.checks.script(rel, context, instruction)
+        if script is None:
+            return authored
+
+        async def ask(again: list[Message]) -> tuple[Authored, str]:
+            return await self._ask(rel, old, edits, again)
+
+        return await self.checks.refine(rel, old, authored, reply, messages, script, ask)
 
     async def _ask(self, rel: str, old: str | None, edits: bool,
                    messages: list[Message]) -> tuple[Authored, str]:
@@ -134,7 +159,8 @@ class Author:
         with; the next authoring call of the file is shown them."""
         history = self.files.setdefault(rel, FileHistory())
         if ok:
-            history.facts = text.partition("\nFacts: ")[2]
+            history.facts = "; ".join(part.partition("\n")[0] for part in (
+                text.partition("\nFacts: ")[2], text.partition("\nChecks: ")[2]) if part)
         else:
             history.failures.append(" ".join(text.split())[:400])
 
@@ -145,7 +171,7 @@ def author_tokens(old: str | None, edits: bool) -> int:
     if edits:
         return 1_500
     size = len(old or "")
-    return min(MAX_AUTHOR_TOKENS, max(800, int(size * TOKENS_PER_CHAR * 1.5) + 600))
+    return min(MAX_AUTHOR_TOKENS, max(MIN_AUTHOR_TOKENS, int(size * TOKENS_PER_CHAR * 2) + 800))
 
 
 def offered_parameters(parameters: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -257,6 +283,10 @@ class AuthoringTools:
             return ToolResult(False, error=f"{path} was not written: {authored.problem}")
         result = await self.inner.execute(WRITE, {"path": path, "content": authored.content,
                                                   "overwrite": True}, ctx)
+        if result.ok and authored.checks:
+            result = replace(result, output=f"{result.output}\nChecks: {authored.checks}")
+        if result.ok and authored.checks_failed:  # written (progress kept), but not done
+            result = replace(result, ok=False, error=f"{path} was written, but {authored.checks}")
         rel = current_text(self.author.workspace, path).rel
         self.author.remember(rel, result.ok, result.output if result.ok else result.error)
         return result

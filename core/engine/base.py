@@ -20,6 +20,7 @@ from typing import AsyncIterator
 
 from core.approval import ApprovalBroker
 from core.engine.authoring import AuthoringContext, AuthoringTools, Author
+from core.engine.example_checks import ExampleChecks
 from core.config import Settings
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary
 from core.engine.task_executor import TaskExecutor
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 
 class EngineBase:
     engine_name = "phase"
+    checks_examples = False  # check Python files against the request's examples before writing
 
     def __init__(self, model: ChatModel, tools: ToolManager, settings: Settings,
                  workspace: Path, *, run_id: str | None = None, memory: str = "",
@@ -59,7 +61,11 @@ class EngineBase:
         self.context_window = min(settings.context_window, window or settings.context_window)
         self.approvals = ApprovalBroker(settings, self.emit)
         self.caller = StageCaller(model, self.accounting, self.emit, thinking, self.position)
-        self.tools.author = Author(self.caller, self.run_state.workspace, self.authoring_context)
+        checks = ExampleChecks(self.caller, self.run_state.workspace,
+                               settings.command_sandbox) \
+            if self.checks_examples and settings.check_examples else None
+        self.tools.author = Author(self.caller, self.run_state.workspace, self.authoring_context,
+                                   checks)
         self.executor = TaskExecutor(self.tools, self.run_state, self.approvals, self.emit,
                                      settings.max_parallel_tasks)
         self.tally = RunTally(status="failed")

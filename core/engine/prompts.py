@@ -266,3 +266,26 @@ def authoring_prompt(path: str, instruction: str, current: str | None, context: 
                      f"block (```{language}), keeping everything the task does not ask to "
                      "change.")
     return "\n\n".join(parts)
+
+
+CHECKS_SYSTEM = ("You write short Python check scripts: plain assert statements, no test "
+                 "framework, no printing.")
+
+
+def checks_prompt(path: str, module: str, context: Any, instruction: str) -> str:
+    """The request for asserts of what the request says about ``path`` (``context`` is an
+    ``AuthoringContext``)."""
+    asked = context.words.strip()[:WORDS_CHARS] if context.words else context.request
+    return (f"The person asked:\n{asked}\n\nTask: {instruction}\n\n"
+            f"Write a Python script that checks {path} against what the request says: start "
+            f"with `from {module} import ...` (the names the request uses), then one `assert` "
+            "per example or rule the request states, with the exact expected value (at most "
+            "15). To check that a call raises an error, write `assert raises(ValueError, "
+            "func, arg)` (raises is given). Check only what the request says. Reply with the "
+            "script in one fenced code block.")
+
+
+def checks_failed_request(path: str, report: str) -> str:
+    """The authoring call's try after the checks of the request's examples failed."""
+    return (f"Running checks of the request's examples against {path} gave: {report}.\n"
+            f"Reply with the complete corrected content of {path} in one fenced code block.")

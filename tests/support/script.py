@@ -120,12 +120,20 @@ def authored(content: str, path: str = "", language: str = "python",
     return {"text": f"{before}\n\n{named}```{language}\n{content}```\n"}
 
 
+def checks(script: str) -> Reply:
+    """A reply to the phase engine's request for checks of the request's examples."""
+    return {"text": f"```python\n{script}```\n"}
+
+
 def error(status: int, message: str = "server exploded") -> Reply:
     return {"error": {"status": status, "message": message}}
 
 
 def settings(**values: Any) -> Settings:
-    base = {"think_stage": "auto", "command_approval": "auto", "write_approval": "auto"}
+    """Settings of a scripted run; the phase engine's checks of the request's examples are off
+    unless a test asks for them (each would take a scripted reply)."""
+    base = {"think_stage": "auto", "command_approval": "auto", "write_approval": "auto",
+            "check_examples": False}
     base.update(values)
     return Settings(**base)
 

@@ -14,6 +14,7 @@
     summarizer: "Summary",
     classic: "Model",
     author: "Writing",
+    checks: "Writing checks for",
   };
   const TICK_MS = 250;
   const TEXT_MS = 50; /* streamed text is written at most this often */

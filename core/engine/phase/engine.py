@@ -37,10 +37,12 @@ from core.engine.authoring import AuthoringContext, check_write, related_results
 from core.tools.base import ToolContext
 
 SINGLE_PHASE_ROUNDS = 2
+PLANNED_PHASES = 3  # work estimated at this many phases is phase-planned even if not complex
 
 
 class PhaseEngine(EngineBase):
     engine_name = "phase"
+    checks_examples = True
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
@@ -185,12 +187,15 @@ class PhaseEngine(EngineBase):
         return "completed"
 
     async def plan_phases(self, analysis: Analysis) -> PhasePlan:
-        """The phase plan: one phase without a model call when the analysis estimates one
-        phase for work that is not complex, else from phase_planner (its call and answer
-        stay out of the shared prefix)."""
-        single = PhasePlan(phases=(PlannedPhase(id=1, name="Main", goal=analysis.core_goal,
-                                                estimated_rounds=SINGLE_PHASE_ROUNDS),))
-        if analysis.estimated_phases == 1 and analysis.complexity != "complex":
+        """The phase plan: one phase without a model call for work the analysis does not call
+        complex (unless it estimates three phases or more), else from phase_planner (its call
+        and answer stay out of the shared prefix). The embedded Qwen called a one-function
+        exercise medium, two phases, and planned "Read Input", "Define" and "Test" phases
+        that took 23 calls."""
+        single = PhasePlan(phases=(PlannedPhase(
+            id=1, name="Main", goal=analysis.core_goal,
+            estimated_rounds=max(SINGLE_PHASE_ROUNDS, analysis.estimated_phases)),))
+        if analysis.complexity != "complex" and analysis.estimated_phases < PLANNED_PHASES:
             return single
         messages = self.base_messages + [{"role": "user", "content": PHASE_PLANNER_INSTRUCTION
                                           + language_ask(self.language, "phase_planner")}]

@@ -1,0 +1,89 @@
+"""The phase engine checks what it writes against the request before it writes it.
+
+For a Python file, the model is asked once per file for a short script of asserts of the
+examples and rules the request states (the request's own words; the tests a person keeps
+elsewhere are never seen). The candidate file runs against them in a sandboxed copy of the
+workspace (``core.tools.example_checks``). When some fail, the authoring call is asked once
+more with what failed, and of the two candidates the one fewer checks fail for is written.
+What the checks said goes with the write's result to the judge and to the next authoring
+call of the file. A model that writes wrong checks can mislead it; so a correct candidate is
+only replaced by one that fails fewer checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from core.engine.authored_reply import Authored, whole_file
+from core.engine.prompts import CHECKS_SYSTEM, checks_failed_request, checks_prompt
+from core.engine.stage_caller import StageCaller
+from core.llm.base import CallOptions, Message, ModelError
+from core.tools.code_checks import problems, syntax_error
+from core.tools.example_checks import CheckRun, run_checks
+
+CHECK_TOKENS = 700
+Ask = Callable[[list[Message]], Awaitable[tuple[Authored, str]]]
+
+
+def module_of(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+class ExampleChecks:
+    """The check scripts of one run's files, and the check-and-retry of a candidate."""
+
+    def __init__(self, caller: StageCaller, workspace: Path, sandbox_mode: str) -> None:
+        self.caller = caller
+        self.workspace = workspace
+        self.sandbox_mode = sandbox_mode
+        self.scripts: dict[str, str | None] = {}
+
+    async def script(self, rel: str, context: Any, instruction: str) -> str | None:
+        """The check script for ``rel`` (asked for once per run; None when the model gave
+        none that parses and asserts something)."""
+        if rel in self.scripts:
+            return self.scripts[rel]
+        if self.caller.accounting.exhausted:
+            return None
+        messages: list[Message] = [
+            {"role": "system", "content": CHECKS_SYSTEM},
+            {"role": "user", "content": checks_prompt(rel, module_of(rel), context, instruction)}]
+        try:
+            reply = await self.caller.raw("checks", messages, [], None, True, CallOptions(
+                max_tokens=CHECK_TOKENS, temperature=0.0), detail=rel)
+        except ModelError:
+            self.scripts[rel] = None
+            return None
+        block = whole_file(reply.text or "", "checks.py").content
+        usable = block if block and "assert" in block and not syntax_error(block, "c.py") \
+            else None
+        self.scripts[rel] = usable
+        return usable
+
+    async def refine(self, rel: str, old: str | None, candidate: Authored, reply: str,
+                     messages: list[Message], script: str, ask: Ask) -> Authored:
+        """``candidate``, or a second try that fails fewer of the checks; with their report."""
+        first = await self._run(rel, candidate, script)
+        if first.problem or not first.failed or self.caller.accounting.exhausted:
+            return _reported(candidate, first)
+        again = messages + [{"role": "assistant", "content": reply},
+                            {"role": "user", "content": checks_failed_request(
+                                rel, first.describe())}]
+        second, _ = await ask(again)
+        if second.content is None or problems(rel, old, second.content):
+            return _reported(candidate, first)
+        then = await self._run(rel, second, script)
+        if then.problem or len(then.failed) > len(first.failed):
+            return _reported(candidate, first)
+        return _reported(second, then)
+
+    async def _run(self, rel: str, candidate: Authored, script: str) -> CheckRun:
+        return await run_checks(self.workspace, rel, candidate.content or "", script,
+                                self.sandbox_mode)
+
+
+def _reported(candidate: Authored, run: CheckRun) -> Authored:
+    return replace(candidate, checks=run.describe(), checks_failed=bool(run.failed))

@@ -1,0 +1,173 @@
+"""Running a model-written check script against a file's candidate content, off the workspace.
+
+The phase engine asks the model for asserts of the examples and rules a request states, and
+runs them here before it writes a Python file: in a temporary copy of the workspace with the
+candidate content in place, with the command sandbox (read-only machine, no network), with a
+time limit. Each top-level statement of the script runs on its own, so one failing assert
+does not hide the others; the result counts the asserts and lists what failed.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import json
+import os
+import shlex
+import shutil
+import signal
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.tools import paths, sandbox
+
+TIMEOUT_S = 20
+COPY_LIMIT = 20 * 1024 * 1024  # bytes of workspace copied beside the candidate
+SCRIPT = "_phasedesk_checks.py"
+MARK = "@@phasedesk-checks@@"
+PRELUDE = '''
+import json as __json
+__failed = []
+__ran = 0
+
+
+def raises(exc, fn, *args, **kwargs):
+    """Whether calling fn(*args, **kwargs) raises exc."""
+    try:
+        fn(*args, **kwargs)
+    except exc:
+        return True
+    return False
+'''
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """``asserts`` counted in the script, ``failed`` what went wrong (each with its line);
+    ``problem`` says why the checks could not run at all."""
+
+    asserts: int = 0
+    failed: list[str] = field(default_factory=list)
+    problem: str = ""
+
+    def describe(self) -> str:
+        if self.problem:
+            return f"the checks could not run: {self.problem}"
+        if not self.failed:
+            return f"all {self.asserts} checks of the request's examples pass"
+        shown = "; ".join(self.failed[:6])
+        return (f"{len(self.failed)} of {max(self.asserts, len(self.failed))} checks of the "
+                f"request's examples fail: {shown}")
+
+
+def harness(script: str) -> tuple[str, int]:
+    """The script with each top-level statement run on its own, failures recorded, test_*
+    functions called, and the tally printed after a marker; and how many asserts it holds."""
+    tree = ast.parse(script)
+    asserts = sum(isinstance(node, ast.Assert) for node in ast.walk(tree))
+    body: list[ast.stmt] = []
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body.append(stmt)
+            continue
+        body.append(_guarded(stmt, script))
+    tests = [s.name for s in tree.body if isinstance(s, ast.FunctionDef)
+             and s.name.startswith("test") and not s.args.args]
+    calls = "\n".join(f"try:\n    {name}()\nexcept Exception as __e:\n"
+                      f"    __failed.append('{name}(): ' + type(__e).__name__ + ': ' + str(__e)[:200])"
+                      for name in tests)
+    tail = f"\nprint({MARK!r} + __json.dumps(__failed))\n"
+    module = ast.Module(body=body, type_ignores=[])
+    return PRELUDE + ast.unparse(ast.fix_missing_locations(module)) + "\n" + calls + tail, \
+        asserts
+
+
+def _guarded(stmt: ast.stmt, script: str) -> ast.stmt:
+    text = " ".join((ast.get_source_segment(script, stmt) or "").split())[:160]
+    record = ast.parse(f"__failed.append({f'line {stmt.lineno}: {text}'!r} + ' → ' + "
+                       "type(__e).__name__ + (': ' + str(__e)[:200] if str(__e) else ''))").body
+    return ast.Try(body=[stmt], handlers=[ast.ExceptHandler(
+        type=ast.Name("Exception", ast.Load()), name="__e", body=record)], orelse=[],
+        finalbody=[])
+
+
+async def run_checks(workspace: Path, path: str, content: str, script: str,
+                     sandbox_mode: str, timeout_s: float = TIMEOUT_S) -> CheckRun:
+    """Run ``script`` beside ``content`` put at ``path`` in a copy of ``workspace``."""
+    try:
+        program, asserts = harness(script)
+    except (SyntaxError, ValueError) as exc:
+        return CheckRun(problem=f"the check script does not parse ({exc})")
+    if not sandbox.availability().active and sandbox_mode != "off":
+        return CheckRun(asserts, problem="no command sandbox on this machine")
+    with tempfile.TemporaryDirectory(prefix="phasedesk-checks-") as scratch:
+        root = Path(scratch) / "workspace"
+        copied = await asyncio.to_thread(_copy, workspace, root, path, content, program)
+        if copied:
+            return CheckRun(asserts, problem=copied)
+        output, code = await _run(root, sandbox_mode, timeout_s)
+    return _tally(output, code, asserts, timeout_s)
+
+
+def _copy(workspace: Path, root: Path, path: str, content: str, program: str) -> str:
+    """Copy the workspace (bounded) with the candidate in place; "" or why not."""
+    source = paths.workspace_root(workspace)
+    size = sum(f.stat().st_size for f in source.rglob("*") if f.is_file()
+               and not (set(f.relative_to(source).parts) & paths.IGNORED_DIRS))
+    if size > COPY_LIMIT:
+        return f"the workspace is larger than {COPY_LIMIT // 1024 // 1024} MiB"
+    shutil.copytree(source, root, symlinks=True,
+                    ignore=shutil.ignore_patterns(*paths.IGNORED_DIRS))
+    target = root / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(content, encoding="utf-8")
+    (root / SCRIPT).write_text(program, encoding="utf-8")
+    return ""
+
+
+def _python() -> str:
+    return "python3" if getattr(sys, "frozen", False) else sys.executable
+
+
+async def _run(root: Path, mode: str, timeout_s: float) -> tuple[str, int | None]:
+    """The script's output and exit code (None when it ran out of time and was killed)."""
+    start = sandbox.launch(f"{shlex.quote(_python())} {SCRIPT}", root, mode, network=False)
+    proc = await asyncio.create_subprocess_exec(
+        *start.argv, cwd=root, env=start.env, start_new_session=True,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT)
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), timeout_s)
+    except TimeoutError:
+        _kill(proc.pid)
+        await proc.wait()
+        return "", None
+    except asyncio.CancelledError:
+        _kill(proc.pid)
+        raise
+    return out.decode("utf-8", errors="replace"), proc.returncode
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _tally(output: str, code: int | None, asserts: int, timeout_s: float) -> CheckRun:
+    if code is None:
+        return CheckRun(asserts, problem=f"they did not finish within {timeout_s:g} s")
+    _, marker, tail = output.rpartition(MARK)
+    if not marker:
+        last = " ".join(output.strip().splitlines()[-3:])[-300:]
+        return CheckRun(asserts, failed=[f"the module or the checks stopped early (exit code "
+                                         f"{code}){': ' + last if last else ''}"])
+    try:
+        failed = [str(item) for item in json.loads(tail.strip().splitlines()[0])]
+    except (ValueError, IndexError):
+        return CheckRun(asserts, problem="the checks printed an unreadable tally")
+    if not asserts and not failed:
+        return CheckRun(problem="the check script holds no assert")
+    return CheckRun(asserts, failed=failed)

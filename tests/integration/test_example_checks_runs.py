@@ -1,0 +1,112 @@
+"""The phase engine checks a Python file against the request's examples before it writes it,
+and asks once more when some fail; the classic loop does not (scripted model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.script import analysis, authored, checks, judge, plan, run, summary, task, \
+    think
+
+STUB = "def double(x):\n    raise NotImplementedError\n"
+ASK = "Implement double(x) in calc.py: double(2) is 4; a negative x raises ValueError."
+WRONG = "def double(x):\n    return x + x\n"
+RIGHT = ("def double(x):\n    if x < 0:\n        raise ValueError('negative')\n"
+         "    return x + x\n")
+SCRIPT = "from calc import double\nassert double(2) == 4\nassert raises(ValueError, double, -1)\n"
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    (folder / "calc.py").write_text(STUB, encoding="utf-8")
+    return folder
+
+
+def start() -> list[dict]:
+    return [analysis("Implement double in calc.py"),
+            plan(task(1, "write_file", path="calc.py", instruction="implement double"))]
+
+
+def test_failing_checks_bring_a_second_try_and_the_better_file_is_written(ws: Path) -> None:
+    events, model = run(start() + [
+        authored(WRONG), checks(SCRIPT), authored(RIGHT),
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True)
+    assert (ws / "calc.py").read_text() == RIGHT
+    ask_checks = model.requests[3]["messages"][-1]["content"]
+    assert ASK in ask_checks and "from calc import ..." in ask_checks
+    retry = model.requests[4]["messages"]
+    assert retry[-2] == {"role": "assistant", "content": authored(WRONG)["text"]}
+    assert "1 of 2 checks of the request's examples fail: line 3: assert raises(ValueError, " \
+           "double, -1) → AssertionError" in retry[-1]["content"]
+    write = [e for e in events if e.kind == "task_finished"][0]
+    assert write.status == "done"
+    assert "Checks: all 2 checks of the request's examples pass" in write.result
+    judge_prompt = model.requests[5]["messages"]
+    assert any("Checks: all 2 checks" in str(m.get("content")) for m in judge_prompt)
+    stages = [e.stage for e in events if e.kind == "llm_call"]
+    assert stages == ["request_analyser", "plan", "author", "checks", "author", "judge",
+                      "summarizer"]
+
+
+def test_a_file_whose_checks_still_fail_is_written_but_not_done(ws: Path) -> None:
+    worse = "def double(x):\n    return 0\n"
+    events, _ = run(start() + [
+        authored(WRONG), checks(SCRIPT), authored(worse),  # the second try fails more
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True, max_rounds_per_phase=1)
+    assert (ws / "calc.py").read_text() == WRONG  # the better of the two, as progress
+    write = [e for e in events if e.kind == "task_finished"][0]
+    assert write.status == "failed"
+    assert write.error.startswith("calc.py was written, but 1 of 2 checks of the request's "
+                                  "examples fail")
+    assert "Checks: 1 of 2 checks of the request's examples fail" in write.result
+    assert events[-1].outcome == "partial"  # the judge called it done; the checks did not
+
+
+def test_failing_checks_keep_the_phase_going_with_what_failed(ws: Path) -> None:
+    events, model = run(start() + [
+        authored(WRONG), checks(SCRIPT), authored(WRONG),
+        judge([1]),  # called complete, though the write failed its checks: Think weighs in
+        think(False, True, "raise ValueError for a negative x"),
+        plan(task(1, "write_file", path="calc.py", instruction="raise ValueError for x < 0")),
+        authored(RIGHT),
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True)
+    assert (ws / "calc.py").read_text() == RIGHT
+    last_author = [r for r in model.requests if r["tools"] == []][-1]["messages"][-1]["content"]
+    assert "An earlier try at calc.py failed: calc.py was written, but 1 of 2 checks" in last_author
+    assert [e.status for e in events if e.kind == "task_finished"] == ["failed", "done"]
+    assert events[-1].outcome == "succeeded"
+
+
+def test_a_passing_file_costs_one_check_call_and_the_script_is_reused(ws: Path) -> None:
+    events, model = run(start() + [
+        authored(RIGHT), checks(SCRIPT), judge([1], completed=False, action="continue_phase"),
+        plan(task(1, "write_file", path="calc.py", instruction="add a docstring")),
+        authored('"""Doubling."""\n' + RIGHT),
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True)
+    stages = [e.stage for e in events if e.kind == "llm_call"]
+    assert stages.count("checks") == 1 and stages.count("author") == 2
+    assert (ws / "calc.py").read_text() == '"""Doubling."""\n' + RIGHT
+
+
+def test_checks_without_an_assert_are_ignored_and_the_classic_loop_never_checks(ws: Path) -> None:
+    events, _ = run(start() + [
+        authored(RIGHT), checks("print('hello')\n"),
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True)
+    assert (ws / "calc.py").read_text() == RIGHT
+    assert "Checks:" not in [e for e in events if e.kind == "task_finished"][0].result
+    (ws / "calc.py").write_text(STUB)
+    events, _ = run([
+        {"tool_calls": [{"tool": "write_file",
+                         "arguments": {"path": "calc.py", "instruction": "implement double"}}]},
+        authored(RIGHT), {"text": "Done."},
+    ], ws, request=ASK, use_phase_task=False, check_examples=True)
+    assert [e.stage for e in events if e.kind == "llm_call"] == ["classic", "author", "classic"]
