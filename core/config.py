@@ -106,6 +106,11 @@ class Settings:
         "auto", "Run the Think stage after every Judge ('always'), never, or only when the "
         "Judge's verdict is ambiguous ('auto').",
         label="Think stage", choices=("auto", "always", "never"), group="Engine")
+    author_files: bool = setting(
+        True, "Write files through a separate authoring call: a plan (or the classic loop) names "
+        "the file and what must change, and the model writes the new content as plain code. "
+        "Off: the content goes inside the tool call as JSON, and edits give the exact text to "
+        "replace.", label="Write files as code", group="Engine")
     check_examples: bool = setting(
         True, "Phase engine: before writing a Python file, check it against the examples and "
         "rules the request states (asserts the model writes, run in the command sandbox on a "

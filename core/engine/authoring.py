@@ -3,19 +3,19 @@ model for the file's new content in a separate plain-text call and writes what i
 
 Plans (and the classic loop's calls) see ``write_file(path, instruction)``: never the
 content, which a small model writes far worse inside a JSON string under a grammar, in the
-same reply that picks titles, ids and dependencies. ``AuthoringTools`` offers that form and,
-when such a task runs, has ``Author`` make one call with no tools: the request, the goal,
-the instruction, the file as it is now, the results the task depends on and what went wrong
-in earlier tries at the file. The reply is the whole new file in one fenced block (search/
-replace blocks for a long file); the real ``write_file`` writes it, refusing Python that does
-not parse. ``write_file`` with ``content`` and ``edit_file`` are still accepted from a plan
-(a model or a script may give them) but never offered.
+same reply that picks titles, ids and dependencies. ``AuthoringTools`` (``authoring_tools``)
+offers that form and, when such a task runs, has ``Author`` make one call with no tools: the
+request, the goal, the instruction, the file as it is now, the results the task depends on
+and what went wrong in earlier tries at the file. The reply is the whole new file in one
+fenced block (search/replace blocks for a long file); the real ``write_file`` writes it,
+refusing Python that does not parse. ``write_file`` with ``content`` and ``edit_file`` are
+still accepted from a plan (a model or a script may give them) but never offered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +23,10 @@ from core.engine.authored_reply import Authored, search_replace, whole_file
 from core.engine.example_checks import ExampleChecks
 from core.engine.prompts import AUTHOR_SYSTEM, authoring_prompt, fix_request
 from core.engine.stage_caller import StageCaller
-from core.events import Event
 from core.llm.base import CallOptions, Message, ModelError
 from core.models.task import Task
 from core.schema import SchemaError
-from core.tools.base import ToolContext, ToolManager, ToolResult
+from core.tools.base import ToolContext
 from core.tools.code_checks import is_python, problems
 from core.tools.current_text import current_text
 
@@ -212,81 +211,3 @@ def related_results(tasks: Sequence[Task], wanted: set[int], cap: int = RELATED_
 
 def _arguments_line(arguments: dict[str, Any]) -> str:
     return " ".join(f"{k}={str(v)[:80]}" for k, v in arguments.items())
-
-
-class AuthoringTools:
-    """The workspace tools as plans and the classic loop see them (``ToolManager``):
-    ``write_file`` takes an instruction, ``edit_file`` is not offered; authored writes go
-    through ``Author`` and then the real ``write_file``."""
-
-    def __init__(self, inner: ToolManager, author: Author | None = None) -> None:
-        self.inner = inner
-        self.author = author
-
-    async def open(self, emit: Callable[[Event], None]) -> None:
-        await self.inner.open(emit)
-
-    async def close(self) -> None:
-        await self.inner.close()
-
-    def names(self) -> list[str]:
-        """Every tool a plan may name (``edit_file`` included, though never offered)."""
-        return self.inner.names()
-
-    def offered_names(self) -> list[str]:
-        return [name for name in self.inner.names() if name != EDIT]
-
-    def schemas(self) -> list[dict[str, Any]]:
-        """The offered tools: what the system prompt lists and the classic loop is given."""
-        offered = []
-        for entry in self.inner.schemas():
-            name = entry["function"]["name"]
-            if name == EDIT:
-                continue
-            if name == WRITE:
-                entry = {"type": "function", "function": {
-                    "name": WRITE, "description": WRITE_DESCRIPTION,
-                    "parameters": INSTRUCTION_PARAMETERS}}
-            offered.append(entry)
-        return offered
-
-    def offered_parameters(self) -> dict[str, dict[str, Any]]:
-        """Each offered tool's parameters, for the plan schemas and a grammar."""
-        return {entry["function"]["name"]: entry["function"]["parameters"]
-                for entry in self.schemas()}
-
-    def parameters(self, name: str) -> dict[str, Any]:
-        """What a call of ``name`` is checked against: an authored write, or the tool's own
-        parameters (a write with content, an edit)."""
-        if name != WRITE:
-            return self.inner.parameters(name)
-        own = self.inner.parameters(WRITE)
-        either = dict(own, required=["path"])
-        either["properties"] = {**own["properties"],
-                                "instruction": INSTRUCTION_PARAMETERS["properties"]["instruction"]}
-        return either
-
-    def written_paths(self, name: str, arguments: dict[str, Any]) -> set[str]:
-        return self.inner.written_paths(name, arguments)
-
-    async def execute(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
-        if not is_authoring(name, arguments):
-            if name == WRITE and "content" not in arguments:
-                return ToolResult(False, error="write_file needs an instruction: say what the "
-                                               "file must contain or what must change")
-            return await self.inner.execute(name, arguments, ctx)
-        if self.author is None:
-            return ToolResult(False, error="authored writes are not available here")
-        path = str(arguments.get("path", ""))
-        authored = await self.author.content(path, str(arguments["instruction"]), ctx)
-        if authored.content is None:
-            return ToolResult(False, error=f"{path} was not written: {authored.problem}")
-        result = await self.inner.execute(WRITE, {"path": path, "content": authored.content,
-                                                  "overwrite": True}, ctx)
-        if result.ok and authored.checks:
-            result = replace(result, output=f"{result.output}\nChecks: {authored.checks}")
-        if result.ok and authored.checks_failed:  # written (progress kept), but not done
-            result = replace(result, ok=False, error=f"{path} was written, but {authored.checks}")
-        rel = current_text(self.author.workspace, path).rel
-        self.author.remember(rel, result.ok, result.output if result.ok else result.error)
-        return result

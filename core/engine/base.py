@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import AsyncIterator
 
 from core.approval import ApprovalBroker
-from core.engine.authoring import AuthoringContext, AuthoringTools, Author
+from core.engine.authoring import AuthoringContext, Author
+from core.engine.authoring_tools import AuthoringTools
 from core.engine.example_checks import ExampleChecks
 from core.config import Settings
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary
@@ -49,7 +50,7 @@ class EngineBase:
         someone can answer a clarification (not headless --yes)."""
         self.model = model
         self.can_ask = can_ask  # someone can answer a clarification (not headless --yes)
-        self.tools = AuthoringTools(tools)
+        self.tools = AuthoringTools(tools, authored=settings.author_files)
         self.settings = settings
         self.memory = memory
         self.run_id = run_id or uuid.uuid4().hex

@@ -33,7 +33,9 @@ def build_models(settings: Settings) -> tuple[ChatModel, ChatModel | None]:
 def _main_model(settings: Settings) -> ChatModel:
     from core.llm.factory import make_model
 
-    return make_model(settings, offered_parameters(tool_parameters()))
+    parameters = tool_parameters()
+    return make_model(settings, offered_parameters(parameters) if settings.author_files
+                      else parameters)
 
 
 def scripted_model(path: str | Path) -> ChatModel:

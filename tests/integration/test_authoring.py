@@ -182,3 +182,17 @@ def test_a_broken_reply_is_sent_back_once_with_what_is_wrong(ws: Path) -> None:
     assert "uses names nothing defines (line 2: re)" in write.result
     assert [e.stage for e in of(events, "llm_call")].count("author") == 2
     assert model.remaining == 0 and events[-1].outcome == "succeeded"
+
+
+def test_with_authoring_off_the_tools_take_content_and_exact_edits(ws: Path) -> None:
+    events, model = run([
+        {"tool_calls": [{"tool": "write_file", "arguments": {
+            "path": "textutils.py", "content": SOLVED, "overwrite": True}}]},
+        {"text": "slugify is implemented."},
+    ], ws, request="Implement slugify in textutils.py", use_phase_task=False, author_files=False)
+    offered = {t["function"]["name"]: t["function"] for t in model.requests[0]["tools"]}
+    assert "edit_file" in offered
+    assert "content" in offered["write_file"]["parameters"]["properties"]
+    assert "instruction" not in offered["write_file"]["parameters"]["properties"]
+    assert (ws / "textutils.py").read_text() == SOLVED
+    assert [e.stage for e in events if isinstance(e, LlmCall)] == ["classic", "classic"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from core.config import Settings
-from core.engine.authoring import AuthoringTools
+from core.engine.authoring_tools import AuthoringTools
 from core.engine.task_executor import TaskExecutor
 from core.engine.stage_caller import Accounting, StageCaller
 from core.engine.phase.stall import Done
