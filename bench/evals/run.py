@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shlex
 import json
 import sys
 import time
@@ -52,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tasks", default="", help="comma-separated task names (default all)")
     parser.add_argument("--jobs", type=int, default=1, help="runs at the same time")
     parser.add_argument("--max-iterations", type=int, help="the LLM-call budget of each run")
+    parser.add_argument("--flags", default="", help="more flags for the engines' headless runs, "
+                        "e.g. '--no-author-files' (the tools as they are, without the "
+                        "authoring step) or '--no-check-examples'")
     parser.add_argument("--timeout", type=float, default=1800,
                         help="seconds a run may take before it is stopped (then summarised)")
     parser.add_argument("--out", type=Path, help="where runs are saved")
@@ -147,6 +151,7 @@ def main(argv: list[str]) -> int:
     out = (args.out or ROOT / "artifacts" / "evals" / time.strftime("%Y%m%d-%H%M%S")).resolve()
     out.mkdir(parents=True, exist_ok=True)
     extra = ["--max-iterations", str(args.max_iterations)] if args.max_iterations else []
+    extra += shlex.split(args.flags)
     Progress.say(f"{len(tasks)} task(s) × {', '.join(engines)} on {model.describe()}; "
                  f"runs saved in {out}")
     results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra, args.timeout))
