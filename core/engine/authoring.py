@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from core.engine.authored_reply import Authored, search_replace, whole_file
-from core.engine.example_checks import ExampleChecks
+from core.engine.example_checks import RETRY_TEMPERATURE, ExampleChecks
 from core.engine.prompts import AUTHOR_SYSTEM, authoring_prompt, fix_request
 from core.engine.stage_caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
@@ -102,8 +102,9 @@ class Author:
                                    {"role": "user", "content": authoring_prompt(
                                        current.rel, instruction, old, context, edits,
                                        history.failures[-EARLIER_SHOWN:], history.facts)}]
+        temperature = RETRY_TEMPERATURE if history.failures else 0.0
         for attempt in range(1, TRIES + 1):
-            authored, reply = await self._ask(current.rel, old, edits, messages)
+            authored, reply = await self._ask(current.rel, old, edits, messages, temperature)
             if authored.content is None:
                 return self._failed(current.rel, authored.problem)
             wrong = problems(current.rel, old, authored.content)
@@ -126,20 +127,20 @@ class Author:
         if script is None:
             return authored
 
-        async def ask(again: list[Message]) -> tuple[Authored, str]:
-            return await self._ask(rel, old, edits, again)
+        async def ask(again: list[Message], temperature: float) -> tuple[Authored, str]:
+            return await self._ask(rel, old, edits, again, temperature)
 
         return await self.checks.refine(rel, old, authored, reply, messages, script, ask)
 
-    async def _ask(self, rel: str, old: str | None, edits: bool,
-                   messages: list[Message]) -> tuple[Authored, str]:
+    async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
+                   temperature: float = 0.0) -> tuple[Authored, str]:
         """One authoring call and the file its reply holds (and the reply's text)."""
         if self.caller.accounting.exhausted:
             return Authored(None, "the iteration budget is spent; the file was not written"), ""
         limit = author_tokens(old, edits)
         try:
             reply = await self.caller.raw("author", messages, [], None, True, CallOptions(
-                max_tokens=limit, temperature=0.0), detail=rel)
+                max_tokens=limit, temperature=temperature), detail=rel)
         except ModelError as exc:
             return Authored(None, f"the model call failed: {exc.message}"), ""
         text = reply.text or ""

@@ -4,7 +4,8 @@ For a Python file, the model is asked once per file for a short script of assert
 examples and rules the request states (the request's own words; the tests a person keeps
 elsewhere are never seen). The candidate file runs against them in a sandboxed copy of the
 workspace (``core.tools.example_checks``). When some fail, the authoring call is asked once
-more with what failed, and of the two candidates the one fewer checks fail for is written.
+more with what failed (twice at most, sampled rather than greedy), and the candidate the
+fewest checks fail for is written.
 What the checks said goes with the write's result to the judge and to the next authoring
 call of the file. A model that writes wrong checks can mislead it; so a correct candidate is
 only replaced by one that fails fewer checks.
@@ -25,7 +26,9 @@ from core.tools.code_checks import problems, syntax_error
 from core.tools.example_checks import CheckRun, run_checks
 
 CHECK_TOKENS = 700
-Ask = Callable[[list[Message]], Awaitable[tuple[Authored, str]]]
+RETRIES = 2  # tries after the first when checks fail
+RETRY_TEMPERATURE = 0.7
+Ask = Callable[[list[Message], float], Awaitable[tuple[Authored, str]]]
 
 
 def module_of(path: str) -> str:
@@ -65,20 +68,26 @@ class ExampleChecks:
 
     async def refine(self, rel: str, old: str | None, candidate: Authored, reply: str,
                      messages: list[Message], script: str, ask: Ask) -> Authored:
-        """``candidate``, or a second try that fails fewer of the checks; with their report."""
-        first = await self._run(rel, candidate, script)
-        if first.problem or not first.failed or self.caller.accounting.exhausted:
-            return _reported(candidate, first)
-        again = messages + [{"role": "assistant", "content": reply},
-                            {"role": "user", "content": checks_failed_request(
-                                rel, first.describe())}]
-        second, _ = await ask(again)
-        if second.content is None or problems(rel, old, second.content):
-            return _reported(candidate, first)
-        then = await self._run(rel, second, script)
-        if then.problem or len(then.failed) > len(first.failed):
-            return _reported(candidate, first)
-        return _reported(second, then)
+        """``candidate``, or a later try that fails fewer of the checks; with their report.
+        Each try is told what failed in the one before and is sampled, not greedy: the most
+        likely reply of a small model is the same file again."""
+        best, best_run = candidate, await self._run(rel, candidate, script)
+        last, last_run = reply, best_run
+        for _ in range(RETRIES):
+            if last_run.problem or not last_run.failed or self.caller.accounting.exhausted:
+                break
+            again = messages + [{"role": "assistant", "content": last},
+                                {"role": "user", "content": checks_failed_request(
+                                    rel, last_run.describe())}]
+            tried, last = await ask(again, RETRY_TEMPERATURE)
+            if tried.content is None or problems(rel, old, tried.content):
+                break
+            last_run = await self._run(rel, tried, script)
+            if last_run.problem:
+                break
+            if len(last_run.failed) <= len(best_run.failed):
+                best, best_run = tried, last_run
+        return _reported(best, best_run)
 
     async def _run(self, rel: str, candidate: Authored, script: str) -> CheckRun:
         return await run_checks(self.workspace, rel, candidate.content or "", script,

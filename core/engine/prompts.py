@@ -48,6 +48,7 @@ CLASSIC_SYSTEM = (
 )
 
 WORDS_CHARS = 6_000  # of the person's request shown to the authoring call
+SKETCH = re.compile(r"^\s*(def |class |return |import |from \S+ import )", re.MULTILINE)
 AUTHOR_SYSTEM = (
     "You write one file of a software project at a time. You reply with the file's new "
     "content in a fenced code block, complete and ready to save: no placeholders, no "
@@ -239,7 +240,11 @@ def authoring_prompt(path: str, instruction: str, current: str | None, context: 
                  f"Structured request:\n{context.request}"]
     if context.goal:
         parts.append(f"Current goal: {context.goal}")
-    parts.append(f"Task: {instruction}")
+    if SKETCH.search(instruction):
+        parts.append(f"The plan's note for this task (a sketch, not checked; the request is what "
+                     f"the file must meet):\n{instruction}")
+    else:
+        parts.append(f"Task: {instruction}")
     if current is None:
         parts.append(f"{path} does not exist yet: write it from scratch.")
     else:

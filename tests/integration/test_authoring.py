@@ -196,3 +196,16 @@ def test_with_authoring_off_the_tools_take_content_and_exact_edits(ws: Path) -> 
     assert "instruction" not in offered["write_file"]["parameters"]["properties"]
     assert (ws / "textutils.py").read_text() == SOLVED
     assert [e.stage for e in events if isinstance(e, LlmCall)] == ["classic", "classic"]
+
+
+def test_code_in_an_instruction_is_shown_as_the_plans_sketch_not_the_task(ws: Path) -> None:
+    sketch = "def slugify(text):\n    return text.replace(' ', '-')\n"
+    _, model = run([
+        analysis("Implement slugify in textutils.py"),
+        plan(task(1, "write_file", path="textutils.py", instruction=sketch)),
+        authored(SOLVED), judge([1]), summary("## Done\n\nslugify is implemented."),
+    ], ws, request=ASK)
+    prompt = model.requests[2]["messages"][-1]["content"]
+    assert ("The plan's note for this task (a sketch, not checked; the request is what the file "
+            "must meet):\n" + sketch) in prompt
+    assert "Task: def" not in prompt and ASK in prompt

@@ -39,6 +39,7 @@ def test_failing_checks_bring_a_second_try_and_the_better_file_is_written(ws: Pa
     assert (ws / "calc.py").read_text() == RIGHT
     ask_checks = model.requests[3]["messages"][-1]["content"]
     assert ASK in ask_checks and "from calc import ..." in ask_checks
+    assert model.requests[4]["temperature"] == 0.7  # sampled: the greedy reply was wrong
     retry = model.requests[4]["messages"]
     assert retry[-2] == {"role": "assistant", "content": authored(WRONG)["text"]}
     assert "1 of 2 checks of the request's examples fail: line 3: assert raises(ValueError, " \
@@ -56,7 +57,7 @@ def test_failing_checks_bring_a_second_try_and_the_better_file_is_written(ws: Pa
 def test_a_file_whose_checks_still_fail_is_written_but_not_done(ws: Path) -> None:
     worse = "def double(x):\n    return 0\n"
     events, _ = run(start() + [
-        authored(WRONG), checks(SCRIPT), authored(worse),  # the second try fails more
+        authored(WRONG), checks(SCRIPT), authored(worse), authored(worse),  # both retries worse
         judge([1]), summary("## Done\n\ndouble is implemented."),
     ], ws, request=ASK, check_examples=True, max_rounds_per_phase=1)
     assert (ws / "calc.py").read_text() == WRONG  # the better of the two, as progress
@@ -70,7 +71,7 @@ def test_a_file_whose_checks_still_fail_is_written_but_not_done(ws: Path) -> Non
 
 def test_failing_checks_keep_the_phase_going_with_what_failed(ws: Path) -> None:
     events, model = run(start() + [
-        authored(WRONG), checks(SCRIPT), authored(WRONG),
+        authored(WRONG), checks(SCRIPT), authored(WRONG), authored(WRONG),
         judge([1]),  # called complete, though the write failed its checks: Think weighs in
         think(False, True, "raise ValueError for a negative x"),
         plan(task(1, "write_file", path="calc.py", instruction="raise ValueError for x < 0")),
