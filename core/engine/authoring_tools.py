@@ -9,31 +9,23 @@ call, exact-text edits): the form the evaluation compares against.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from core.engine.authoring import EDIT, INSTRUCTION_PARAMETERS, WRITE, WRITE_DESCRIPTION, \
     Author, is_authoring
-from core.events import Event
-from core.tools.base import ToolContext, ToolManager, ToolResult
+from core.tools.base import ToolContext, ToolManager, ToolResult, WrappedTools
 from core.tools.current_text import current_text
 
 
-class AuthoringTools:
+class AuthoringTools(WrappedTools):
     """The tools as offered (``ToolManager``); see the module's docstring."""
 
     def __init__(self, inner: ToolManager, author: Author | None = None,
                  authored: bool = True) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.author = author
         self.authored = authored
-
-    async def open(self, emit: Callable[[Event], None]) -> None:
-        await self.inner.open(emit)
-
-    async def close(self) -> None:
-        await self.inner.close()
 
     def names(self) -> list[str]:
         """Every tool a plan may name (``edit_file`` included, though never offered)."""
@@ -73,9 +65,6 @@ class AuthoringTools:
         either["properties"] = {**own["properties"],
                                 "instruction": INSTRUCTION_PARAMETERS["properties"]["instruction"]}
         return either
-
-    def written_paths(self, name: str, arguments: dict[str, Any]) -> set[str]:
-        return self.inner.written_paths(name, arguments)
 
     async def execute(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
         if not is_authoring(name, arguments):

@@ -90,3 +90,32 @@ class ToolManager(Protocol):
     async def execute(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
         """Run one tool. Never raises (but ``asyncio.CancelledError``)."""
         ...
+
+
+class WrappedTools:
+    """A ``ToolManager`` that hands everything to ``inner``; subclasses change what they
+    need (what is offered, how a call runs)."""
+
+    def __init__(self, inner: ToolManager) -> None:
+        self.inner = inner
+
+    async def open(self, emit: Callable[[Event], None]) -> None:
+        await self.inner.open(emit)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    def names(self) -> list[str]:
+        return self.inner.names()
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return self.inner.schemas()
+
+    def parameters(self, name: str) -> dict[str, Any]:
+        return self.inner.parameters(name)
+
+    def written_paths(self, name: str, arguments: dict[str, Any]) -> set[str]:
+        return self.inner.written_paths(name, arguments)
+
+    async def execute(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        return await self.inner.execute(name, arguments, ctx)

@@ -15,10 +15,10 @@ import asyncio
 import os
 from collections import deque
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from core.events import Event, FileChanged
-from core.tools.base import ToolContext, ToolManager, ToolResult
+from core.events import FileChanged
+from core.tools.base import ToolContext, ToolManager, ToolResult, WrappedTools
 from core.tools.files import listed
 
 SCAN_LIMIT = 5_000
@@ -51,30 +51,12 @@ def changed(before: Fingerprint, after: Fingerprint) -> list[tuple[str, str, int
     return out
 
 
-class WatchedTools:
+class WatchedTools(WrappedTools):
     """A ``ToolManager`` that reports the files other tools than the writing ones changed."""
 
     def __init__(self, inner: ToolManager) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self._watching: list[set[str]] = []  # paths written meanwhile, per running call
-
-    async def open(self, emit: Callable[[Event], None]) -> None:
-        await self.inner.open(emit)
-
-    async def close(self) -> None:
-        await self.inner.close()
-
-    def names(self) -> list[str]:
-        return self.inner.names()
-
-    def schemas(self) -> list[dict[str, Any]]:
-        return self.inner.schemas()
-
-    def parameters(self, name: str) -> dict[str, Any]:
-        return self.inner.parameters(name)
-
-    def written_paths(self, name: str, arguments: dict[str, Any]) -> set[str]:
-        return self.inner.written_paths(name, arguments)
 
     async def execute(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
         if name in READING:
