@@ -71,6 +71,7 @@ class FileHistory:
 
     failures: list[str] = field(default_factory=list)
     facts: str = ""
+    checks_failing: bool = False  # the request's examples fail for what was last written
 
 
 class Author:
@@ -102,7 +103,7 @@ class Author:
                                    {"role": "user", "content": authoring_prompt(
                                        current.rel, instruction, old, context, edits,
                                        history.failures[-EARLIER_SHOWN:], history.facts)}]
-        temperature = RETRY_TEMPERATURE if history.failures else 0.0
+        temperature = RETRY_TEMPERATURE if history.failures or history.checks_failing else 0.0
         for attempt in range(1, TRIES + 1):
             authored, reply = await self._ask(current.rel, old, edits, messages, temperature)
             if authored.content is None:
@@ -150,6 +151,11 @@ class Author:
                                       f"{limit} tokens)")
         return authored, text
 
+    @property
+    def checks_failing(self) -> list[str]:
+        """The files whose last write fails checks of the request's examples."""
+        return sorted(rel for rel, history in self.files.items() if history.checks_failing)
+
     def _failed(self, rel: str, problem: str) -> Authored:
         self.remember(rel, False, problem)
         return Authored(None, problem)
@@ -158,6 +164,7 @@ class Author:
         """Record a try at ``rel``: a failure's reason, or the facts a write's result ended
         with; the next authoring call of the file is shown them."""
         history = self.files.setdefault(rel, FileHistory())
+        history.checks_failing = ok and "\nChecks: " in text and " fail: " in text
         if ok:
             history.facts = "; ".join(part.partition("\n")[0] for part in (
                 text.partition("\nFacts: ")[2], text.partition("\nChecks: ")[2]) if part)

@@ -238,7 +238,9 @@ class EngineBase:
         acc = self.accounting
         outcome = decide_outcome(self.tally.status, self.tally.records, acc.usable,
                                  summary.requirements, answered=self.answered(),
-                                 changes_requested=self.tally.changes_requested)
+                                 changes_requested=self.tally.changes_requested,
+                                 checks_failing=bool(self.tools.author.checks_failing)
+                                 if self.tools.author else False)
         self.emit(dataclasses.replace(summary, outcome=outcome))
         self.emit(RunFinished(status=self.tally.status,  # type: ignore[arg-type]
                               llm_calls=acc.calls, prompt_tokens=acc.prompt_tokens,

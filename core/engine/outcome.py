@@ -41,12 +41,13 @@ def phase_status(phase: Phase) -> RequirementStatus:
 
 def decide_outcome(status: str, records: list[PhaseRecord], usable_replies: int,
                    requirements: list[dict[str, Any]], answered: bool = False,
-                   changes_requested: bool = False) -> Outcome:
+                   changes_requested: bool = False, checks_failing: bool = False) -> Outcome:
     """``succeeded``: every phase done by the record (ended complete, as the judge or Think
     decided, with a clean last round; in the classic loop an answer with nothing failing in
     its last batch) and every requirement done; ``failed``: nothing
     achieved (no phase or requirement done, no file changed, no answer), no usable stage
-    reply at all, or a request to change files in which no file changed; else ``partial``."""
+    reply at all, or a request to change files in which no file changed; else ``partial``
+    (also when a written file fails checks of the request's examples)."""
     phases = [r.phase for r in records if r.phase.status != "superseded"]
     phases_done = [phase_status(p) == "done" for p in phases]
     changed = sum(len(r.changed_files) for r in records)
@@ -60,7 +61,7 @@ def decide_outcome(status: str, records: list[PhaseRecord], usable_replies: int,
     if answered and phases and not any(p.tasks for p in phases):
         clean = True
     all_met = all(r.get("status") == "done" for r in requirements)
-    if status == "completed" and clean and all_met:
+    if status == "completed" and clean and all_met and not checks_failing:
         return "succeeded"
     return "partial"
 

@@ -65,7 +65,8 @@ class CheckRun:
 
 def harness(script: str) -> tuple[str, int]:
     """The script with each top-level statement run on its own, failures recorded, test_*
-    functions called, and the tally printed after a marker; and how many asserts it holds."""
+    functions called (those the script does not call itself), and the tally printed after a
+    marker; and how many asserts it holds."""
     tree = ast.parse(script)
     asserts = sum(isinstance(node, ast.Assert) for node in ast.walk(tree))
     body: list[ast.stmt] = []
@@ -74,8 +75,11 @@ def harness(script: str) -> tuple[str, int]:
             body.append(stmt)
             continue
         body.append(_guarded(stmt, script))
+    called = {node.func.id for stmt in tree.body if isinstance(stmt, ast.Expr)
+              for node in [stmt.value] if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Name)}
     tests = [s.name for s in tree.body if isinstance(s, ast.FunctionDef)
-             and s.name.startswith("test") and not s.args.args]
+             and s.name.startswith("test") and not s.args.args and s.name not in called]
     calls = "\n".join(f"try:\n    {name}()\nexcept Exception as __e:\n"
                       f"    __failed.append('{name}(): ' + type(__e).__name__ + ': ' + str(__e)[:200])"
                       for name in tests)

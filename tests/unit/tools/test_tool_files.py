@@ -37,7 +37,9 @@ def test_list_files_says_when_truncated(harness: Harness) -> None:
 
 def test_list_files_errors(harness: Harness) -> None:
     (harness.workspace / "a.txt").write_text("x")
-    assert "is a file, not a folder" in harness.call("list_files", path="a.txt").error
+    listed = harness.call("list_files", path="a.txt")  # a file named for a folder: said, no error
+    assert listed.ok and listed.output == ("a.txt (1 bytes) is a file, not a folder; read_file "
+                                           "shows its content")
     assert "folder not found" in harness.call("list_files", path="nope").error
     assert harness.call("list_files", pattern="*.rs").output == (
         "no entries match '*.rs' in the workspace root")
