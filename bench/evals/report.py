@@ -4,18 +4,38 @@ the engines add over the model alone."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from statistics import median
 from typing import Any
 
 from bench.evals.engine_run import RunResult
 
-ENGINE_HEADER = (f"{'engine':8} {'passed':>7} {'rate':>5} {'calls':>6} {'prompt tok':>10} "
+ENGINE_HEADER = (f"{'engine':8} {'passed':>7} {'rate':>5} {'tests':>5} {'calls':>6} "
+                 f"{'median':>6} {'prompt tok':>10} "
                  f"{'cached':>8} {'compl tok':>9} {'wall s':>8} {'claimed':>7}  "
                  f"status · outcome")
-TASK_HEADER = (f"{'task':20} {'engine':8} {'result':6} {'outcome (status)':28} {'calls':>5} "
+TASK_HEADER = (f"{'task':20} {'engine':8} {'result':6} {'tests':>5} {'outcome (status)':28} "
+               f"{'calls':>5} "
                f"{'prompt tok':>10} {'cached':>8} {'compl tok':>9} {'wall s':>8}")
-LEGEND = ("claimed: runs whose outcome was `succeeded` that failed the check; the one-shot "
-          "baseline is one plain call (outcome: the files its reply wrote)")
+LEGEND = ("tests: the share of the task's hidden tests that pass (averaged over tasks; a "
+          "file that does not import counts 0); median: calls per run; claimed: runs whose "
+          "outcome was `succeeded` that failed the check; the one-shot baseline is one plain "
+          "call (outcome: the files its reply wrote)")
+
+
+def hidden_share(result: RunResult) -> float:
+    """The share of the hidden tests that passed, read from the checker's tally ("3 failed,
+    9 passed"): 1 for a passed run, 0 when no tally says otherwise (nothing written, a file
+    that does not import)."""
+    if result.passed:
+        return 1.0
+    found = re.search(r"\d+ (?:passed|failed|errors?)(?:, \d+ \w+)*", result.check)
+    tally = found.group(0) if found else ""
+    count = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|errors?)", tally)}
+    passed = count.get("passed", 0)
+    total = passed + count.get("failed", 0) + count.get("error", 0) + count.get("errors", 0)
+    return passed / total if total else 0.0
 
 
 def totals(results: list[RunResult]) -> dict[str, Any]:
@@ -23,7 +43,10 @@ def totals(results: list[RunResult]) -> dict[str, Any]:
     passed = sum(r.passed for r in results)
     return {"tasks": len(results), "passed": passed,
             "pass_rate": round(passed / len(results), 3) if results else 0.0,
+            "tests_share": (round(sum(map(hidden_share, results)) / len(results), 3)
+                            if results else 0.0),
             "calls": sum(r.calls for r in results),
+            "median_calls": median(r.calls for r in results) if results else 0,
             "prompt_tokens": sum(r.prompt_tokens for r in results),
             "cached_tokens": sum(r.cached_tokens for r in results),
             "completion_tokens": sum(r.completion_tokens for r in results),
@@ -41,8 +64,9 @@ def _counts(counter: dict[str, int]) -> str:
 def engine_row(engine: str, results: list[RunResult]) -> str:
     total = totals(results)
     passed = f"{total['passed']}/{total['tasks']}"
-    return (f"{engine:8} {passed:>7} {total['pass_rate']:>5.0%} {total['calls']:6} "
-            f"{total['prompt_tokens']:10} {total['cached_tokens']:8} "
+    return (f"{engine:8} {passed:>7} {total['pass_rate']:>5.0%} {total['tests_share']:>5.0%} "
+            f"{total['calls']:6} {total['median_calls']:6g} {total['prompt_tokens']:10} "
+            f"{total['cached_tokens']:8} "
             f"{total['completion_tokens']:9} {total['wall_s']:8.1f} "
             f"{total['claimed_success_but_failed']:7}  {_counts(total['statuses'])} · "
             f"{_counts(total['outcomes'])}")
@@ -50,7 +74,8 @@ def engine_row(engine: str, results: list[RunResult]) -> str:
 
 def task_row(r: RunResult) -> str:
     shown = f"{r.outcome or '-'} ({r.status})"
-    return (f"{r.task:20} {r.engine:8} {'PASS' if r.passed else 'FAIL':6} {shown[:28]:28} "
+    return (f"{r.task:20} {r.engine:8} {'PASS' if r.passed else 'FAIL':6} "
+            f"{hidden_share(r):>5.0%} {shown[:28]:28} "
             f"{r.calls:5} {r.prompt_tokens:10} {r.cached_tokens:8} {r.completion_tokens:9} "
             f"{r.wall_s:8.1f}")
 
