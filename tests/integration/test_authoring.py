@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from core.events import LlmCall, TaskFinished
-from tests.support.script import analysis, authored, judge, kinds, plan, run, summary, task
+from tests.support.script import (
+    analysis, authored, judge, kinds, one_file_workspace, plan, run, summary, task)
 
 STUB = "def slugify(text):\n    raise NotImplementedError\n\n\ndef words(text):\n    return text.split()\n"
 SOLVED = ("import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', "
@@ -19,10 +20,7 @@ ASK = "Implement slugify(text): lower case, runs of other characters become one 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    (folder / "textutils.py").write_text(STUB, encoding="utf-8")
-    return folder
+    return one_file_workspace(tmp_path, "textutils.py", STUB)
 
 
 def of(events: list, kind: str) -> list:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from core.engine.requested_changes import asks_for_changes
-from tests.support.script import analysis, authored, judge, plan, run, summary, task
+from tests.support.script import (
+    analysis, authored, judge, one_file_workspace, plan, run, summary, task)
 
 STUB = "def slugify(text):\n    raise NotImplementedError\n"
 REQUEST = "Implement slugify(text) in textutils.py: lower case, words joined by dashes."
@@ -17,10 +18,7 @@ REQUEST = "Implement slugify(text) in textutils.py: lower case, words joined by 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    (folder / "textutils.py").write_text(STUB, encoding="utf-8")
-    return folder
+    return one_file_workspace(tmp_path, "textutils.py", STUB)
 
 
 def claimed_done(requirement: str) -> dict:

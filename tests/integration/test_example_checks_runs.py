@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.script import analysis, authored, checks, judge, plan, run, summary, task
+from tests.support.script import (
+    analysis, authored, checks, judge, one_file_workspace, plan, run, summary, task)
 
 STUB = "def double(x):\n    raise NotImplementedError\n"
 ASK = "Implement double(x) in calc.py: double(2) is 4; a negative x raises ValueError."
@@ -19,10 +20,7 @@ SCRIPT = "from calc import double\nassert double(2) == 4\nassert raises(ValueErr
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    (folder / "calc.py").write_text(STUB, encoding="utf-8")
-    return folder
+    return one_file_workspace(tmp_path, "calc.py", STUB)
 
 
 def start() -> list[dict]:

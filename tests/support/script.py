@@ -157,3 +157,11 @@ def kinds(events: list[Event]) -> list[str]:
 
 def of(events: list[Event], kind: str) -> list[Any]:
     return [e for e in events if e.kind == kind]
+
+
+def one_file_workspace(root: Path, name: str, text: str) -> Path:
+    """A workspace folder ``root/ws`` holding one file ``name`` with ``text``."""
+    folder = root / "ws"
+    folder.mkdir()
+    (folder / name).write_text(text, encoding="utf-8")
+    return folder
