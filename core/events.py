@@ -50,9 +50,15 @@ def outcome_text(outcome: str, *, emoji: bool = False) -> str:
     if wording is None:
         return ""
     return f"{wording.emoji if emoji else wording.mark} {wording.words}"
+
+
 # How a shell command ran ("" for every other tool, and in runs recorded before the sandbox):
 # in the sandbox, in the sandbox with the network allowed, or with the person's full rights.
 SandboxMark = Literal["", "sandboxed", "sandboxed_network", "unsandboxed"]
+# Those marks in words, for the headless output and exports (the page has its own badges).
+SANDBOX_WORDS: dict[str, str] = {"sandboxed": "sandboxed",
+                                 "sandboxed_network": "sandboxed, network on",
+                                 "unsandboxed": "not sandboxed"}
 
 
 @dataclass(frozen=True)

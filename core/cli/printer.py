@@ -8,8 +8,6 @@ from core import events as ev
 from core.engine.language import is_english
 from core.models.phase import describe_quality
 
-SANDBOX = {"sandboxed": "sandboxed", "sandboxed_network": "sandboxed, network on",
-           "unsandboxed": "not sandboxed"}
 ICONS = {"done": "✓", "failed": "✗", "blocked": "⏸", "skipped": "–", "running": "…"}
 
 
@@ -45,7 +43,7 @@ def _planned(e: ev.TasksPlanned) -> str:
 
 def _finished(e: ev.TaskFinished) -> str:
     tail = f" — {e.error[:160]}" if e.error else ""
-    how = f" · {SANDBOX[e.sandbox]}" if e.sandbox in SANDBOX else ""
+    how = f" · {ev.SANDBOX_WORDS[e.sandbox]}" if e.sandbox in ev.SANDBOX_WORDS else ""
     return (f"    {ICONS.get(e.status, '?')} task {e.task_id} {e.status} ({e.elapsed_s:.2f}s)"
             f"{how}{tail}")
 

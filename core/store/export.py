@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from core import secrets
-from core.events import outcome_text
+from core.events import SANDBOX_WORDS, outcome_text
 from core.models.phase import describe_quality
 from core.store.changes import markdown_lines, net_changes
 from core.store.history import RunInfo, Store, public_settings
@@ -141,7 +141,7 @@ class _Report:
             entry = self.phase(event["phase_id"]).round(event.get("round", 0))
             task = entry.tasks.setdefault(event["task_id"], {"title": "", "error": ""})
             task.update(tool=event["tool"], status=event.get("status", "running"),
-                        error=event.get("error", ""))
+                        error=event.get("error", ""), sandbox=event.get("sandbox", ""))
         elif kind == "judged":
             self.phase(event["phase_id"]).round(event["round"]).judged = event
         elif kind == "thought":
@@ -197,6 +197,11 @@ def export_markdown(store: Store, run_id: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _sandbox(mark: str) -> str:
+    """How a shell command ran, after its tool's name ("" for other tools)."""
+    return f" ({SANDBOX_WORDS[mark]})" if mark in SANDBOX_WORDS else ""
+
+
 def _phase_lines(phase: _Phase) -> list[str]:
     position = f" ({phase.position})" if phase.position else ""
     lines = ["", f"### {_line(phase.name)}{position}", ""]
@@ -208,7 +213,8 @@ def _phase_lines(phase: _Phase) -> list[str]:
             lines += [f"*{_line(entry.reasoning)}*", ""]
         if entry.tasks:
             lines += ["| Task | Tool | Status | Error |", "|---|---|---|---|"]
-            lines += [f"| {task_id}. {_cell(t['title'])} | `{_cell(t.get('tool', ''))}` | "
+            lines += [f"| {task_id}. {_cell(t['title'])} | `{_cell(t.get('tool', ''))}`"
+                      f"{_sandbox(t.get('sandbox', ''))} | "
                       f"{_cell(t.get('status', ''))} | {_cell(t['error'])} |"
                       for task_id, t in entry.tasks.items()]
             lines.append("")

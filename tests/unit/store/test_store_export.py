@@ -104,6 +104,19 @@ def test_markdown_of_an_interrupted_classic_run(store: Store) -> None:
     assert "*No summary was recorded (run status: interrupted).*" in text
 
 
+def test_markdown_says_how_each_command_ran(store: Store) -> None:
+    events: list[Event] = [
+        TaskFinished(0, 1, "run_command", "done", sandbox="sandboxed"),
+        TaskFinished(0, 2, "run_command", "done", sandbox="sandboxed_network"),
+        TaskFinished(0, 3, "run_command", "failed", "exit 1", sandbox="unsandboxed"),
+        TaskFinished(0, 4, "read_file", "done")]
+    text = export_markdown(store, _record(store, events, {}))
+    assert "| 1.  | `run_command` (sandboxed) | done |  |" in text
+    assert "| 2.  | `run_command` (sandboxed, network on) | done |  |" in text
+    assert "| 3.  | `run_command` (not sandboxed) | failed | exit 1 |" in text
+    assert "| 4.  | `read_file` | done |  |" in text
+
+
 def test_markdown_names_a_blocked_phase_from_the_phase_plan(store: Store) -> None:
     events: list[Event] = [
         PhasesPlanned([{"id": 1, "name": "Build", "goal": "Build it"},
