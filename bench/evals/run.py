@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=1, help="runs at the same time")
     parser.add_argument("--max-iterations", type=int, help="the LLM-call budget of each run")
     parser.add_argument("--flags", default="", help="more flags for the engines' headless runs, "
-                        "e.g. '--no-author-files' (the tools as they are, without the "
+                        "e.g. --flags=--no-author-files (the tools as they are, without the "
                         "authoring step) or '--no-check-examples'")
     parser.add_argument("--timeout", type=float, default=1800,
                         help="seconds a run may take before it is stopped (then summarised)")
