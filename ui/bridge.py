@@ -15,6 +15,7 @@ import logging
 import re
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal, Slot
 
 from core.approval import DECISIONS
@@ -57,6 +58,9 @@ class Bridge(QObject):
     def send(self, message: PageMessage | RenderedEvent) -> None:
         """Send one message or rendered engine event to the page (queued until it is ready)."""
         data = to_dict(message) if isinstance(message, PageMessage) else message
+        if not shiboken6.isValid(self):  # the window closed while a run was still ending
+            log.debug("the page is gone; %s not sent", data.get("kind"))
+            return
         text = json.dumps(data, ensure_ascii=False)
         if self._ready:
             self.event.emit(text)

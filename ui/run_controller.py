@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Protocol
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from core.config import Settings
@@ -192,7 +193,8 @@ class RunController(QObject):
             self._set_state("idle")
             if footer is not None:
                 self._bridge.send(footer)
-            self.run_ended.emit(conversation_id, recorder.run_id, status)
+            if shiboken6.isValid(self):  # not when the window closed mid-run
+                self.run_ended.emit(conversation_id, recorder.run_id, status)
 
     @property
     def task(self) -> asyncio.Task[None] | None:

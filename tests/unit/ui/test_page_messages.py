@@ -8,10 +8,13 @@ import json
 import re
 from pathlib import Path
 
+import shiboken6
+
 from core.events import EVENT_TYPES, OUTCOME_WORDING, PROGRESS_TYPES, outcome_text
 from core.tools.checkpoint import UndoReport
 from ui.bridge import Bridge
-from ui.page_messages import PAGE_MESSAGE_TYPES, UiClear, UiContext, UiMessage, UiUndo, to_dict
+from ui.page_messages import (PAGE_MESSAGE_TYPES, UiClear, UiContext, UiMessage, UiState, UiUndo,
+                              to_dict)
 
 WEB = Path(__file__).resolve().parents[3] / "ui" / "web"
 
@@ -57,6 +60,17 @@ def test_the_bridge_sends_a_message_and_an_engine_event_as_json() -> None:
     assert [json.loads(text) for text in received] == [
         {"kind": "ui_message", "level": "info", "message": "Settings saved."},
         {"kind": "notice", "level": "info", "message": "from the engine"}]
+
+
+def test_a_bridge_whose_window_closed_drops_what_a_run_still_sends() -> None:
+    """A run ending after its window closed (Stop at exit, the smoke run's deadline) sends
+    its last state to a deleted bridge: dropped, never a RuntimeError out of the run."""
+    bridge = Bridge()
+    bridge.ready("{}")
+    shiboken6.delete(bridge)
+    bridge.send(UiState("idle"))
+    bridge.send({"kind": "notice", "level": "info", "message": "late"})
+    assert not shiboken6.isValid(bridge)
 
 
 def test_the_page_words_outcomes_as_the_python_table_does() -> None:
