@@ -24,41 +24,9 @@ NextAction = Literal["continue_phase", "end_phase", "retry_failed", "replan"]
 RunOutcome = Literal["succeeded", "partial", "failed", ""]
 
 
-@dataclass(frozen=True)
-class OutcomeWording:
-    """How an outcome reads wherever a person sees it: ``words``, after ``mark`` in plain text
-    (the terminal, the window's conversation list) or after ``emoji`` where emoji show (the
-    page's badge, capitalised, and the Markdown export)."""
-
-    words: str
-    mark: str
-    emoji: str
-
-
-# The one wording table (``ui/web/summary.js`` holds the page's copy; a test keeps them equal).
-OUTCOME_WORDING: dict[str, OutcomeWording] = {
-    "succeeded": OutcomeWording("succeeded", "✓", "✅"),
-    "partial": OutcomeWording("partly done", "◐", "◐"),
-    "failed": OutcomeWording("failed", "✗", "❌"),
-}
-
-
-def outcome_text(outcome: str, *, emoji: bool = False) -> str:
-    """The outcome as "✓ succeeded" (or "✅ succeeded" with ``emoji``); "" for none or an
-    unknown one."""
-    wording = OUTCOME_WORDING.get(outcome)
-    if wording is None:
-        return ""
-    return f"{wording.emoji if emoji else wording.mark} {wording.words}"
-
-
 # How a shell command ran ("" for every other tool, and in runs recorded before the sandbox):
 # in the sandbox, in the sandbox with the network allowed, or with the person's full rights.
 SandboxMark = Literal["", "sandboxed", "sandboxed_network", "unsandboxed"]
-# Those marks in words, for the headless output and exports (the page has its own badges).
-SANDBOX_WORDS: dict[str, str] = {"sandboxed": "sandboxed",
-                                 "sandboxed_network": "sandboxed, network on",
-                                 "unsandboxed": "not sandboxed"}
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from typing import Callable
 from core import events as ev
 from core.engine.language import is_english
 from core.models.phase import describe_quality
+from core.models.wording import SANDBOX_WORDS, outcome_text
 
 ICONS = {"done": "✓", "failed": "✗", "blocked": "⏸", "skipped": "–", "running": "…"}
 
@@ -43,7 +44,7 @@ def _planned(e: ev.TasksPlanned) -> str:
 
 def _finished(e: ev.TaskFinished) -> str:
     tail = f" — {e.error[:160]}" if e.error else ""
-    how = f" · {ev.SANDBOX_WORDS[e.sandbox]}" if e.sandbox in ev.SANDBOX_WORDS else ""
+    how = f" · {SANDBOX_WORDS[e.sandbox]}" if e.sandbox in SANDBOX_WORDS else ""
     return (f"    {ICONS.get(e.status, '?')} task {e.task_id} {e.status} ({e.elapsed_s:.2f}s)"
             f"{how}{tail}")
 
@@ -69,7 +70,7 @@ REQUIREMENT_MARKS = {"done": "✓", "failed": "✗", "not_attempted": "–"}
 
 
 def outcome_words(outcome: str) -> str:
-    return ev.outcome_text(outcome) or outcome or "outcome unknown"
+    return outcome_text(outcome) or outcome or "outcome unknown"
 
 
 def requirement_lines(requirements: list[dict], note: str = "") -> list[str]:

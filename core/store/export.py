@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from core import secrets
-from core.events import SANDBOX_WORDS, outcome_text
+from core.models.wording import SANDBOX_WORDS, outcome_text
 from core.models.phase import describe_quality
 from core.store.changes import markdown_lines, net_changes
 from core.store.history import RunInfo, Store, public_settings

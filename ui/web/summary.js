@@ -9,7 +9,7 @@
     failed: ["badge-error", "⚠️ Failed"],
     clarification_needed: ["badge-warning", "❓ Needs your answer"],
   };
-  /* The page's copy of core/events.py's OUTCOME_WORDING (emoji, capitalised words);
+  /* The page's copy of core/models/wording.py's OUTCOME_WORDING (emoji, capitalised words);
      tests/unit/ui/test_page_messages.py keeps the two equal. */
   const OUTCOMES = {
     succeeded: ["badge-success", "✅ Succeeded"],

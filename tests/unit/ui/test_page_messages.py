@@ -10,8 +10,9 @@ from pathlib import Path
 
 import shiboken6
 
-from core.events import EVENT_TYPES, OUTCOME_WORDING, PROGRESS_TYPES, outcome_text
+from core.events import EVENT_TYPES, PROGRESS_TYPES
 from core.tools.checkpoint import UndoReport
+from core.models.wording import OUTCOME_WORDING, outcome_text
 from ui.bridge import Bridge
 from ui.page_messages import (PAGE_MESSAGE_TYPES, UiClear, UiContext, UiMessage, UiState, UiUndo,
                               to_dict)
