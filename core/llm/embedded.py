@@ -48,7 +48,7 @@ MAX_CONTEXT_TOKENS = 32768
 TEXT_TOKENS = 512  # plain replies that do not say how long they may be
 TOOL_TOKENS_CAP = 2048  # longest constrained reply
 TEMPERATURE = 0.0  # the most likely reply: what code and stage answers want
-SEED = 7  # the same conversation gets the same reply, which makes runs reproducible
+SEED = 7  # the same conversation gets the same greedy reply, which makes runs reproducible
 REPEAT_PENALTY = 1.1  # without it the model loops inside JSON strings ("1.1.1.1...")
 TEXT_REPEAT_PENALTY = 1.0  # code repeats tokens (indentation, names) by nature
 PROMPT_MARGIN_TOKENS = 32
@@ -76,6 +76,7 @@ class EmbeddedModel:
         self._lock: asyncio.Lock | None = None
         self._lock_loop: asyncio.AbstractEventLoop | None = None
         self._ids = itertools.count(1)
+        self._draws = itertools.count(1)  # sampled calls so far: each gets its own seed
         self._parsed: set[str] = set()
         self.load_seconds: float | None = None
 
@@ -257,11 +258,15 @@ class EmbeddedModel:
         criteria = StoppingCriteriaList([lambda _ids, _logits: stop.is_set(), *stops])
         cached = _cached_prefix(loaded, tokens)
         use_threads(loaded, self._threads())
+        temperature = (sampling or Sampling()).temperature
+        # A sampled call is asked for because the likely reply did not do: with one fixed
+        # seed, the same conversation would draw the same reply again.
+        seed = SEED + next(self._draws) if temperature > 0 else SEED
         try:
             result = loaded.llama.create_completion(
                 prompt=tokens, grammar=constraint, max_tokens=max_tokens,
-                temperature=(sampling or Sampling()).temperature,
-                repeat_penalty=(sampling or Sampling()).repeat_penalty, seed=SEED,
+                temperature=temperature,
+                repeat_penalty=(sampling or Sampling()).repeat_penalty, seed=seed,
                 stop=loaded.stop_text, stopping_criteria=criteria)
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"the embedded model failed: {exc}") from exc

@@ -155,6 +155,22 @@ def test_a_text_reply_keeps_to_the_calls_max_tokens(model: EmbeddedModel) -> Non
     assert long.finish_reason == "stop" or long.usage.completion_tokens == TEXT_TOKENS + 64
 
 
+def test_a_sampled_call_of_the_same_conversation_draws_a_new_reply() -> None:
+    """A sampled call is asked for because the likely reply did not do: calls of the same
+    conversation at a temperature do not all draw the same reply (one fixed seed did), while
+    greedy calls repeat themselves once the prompt is in the cache (a cold first call may
+    round differently). One thread: the same arithmetic on every call."""
+    model = EmbeddedModel(n_threads=1)
+    ask = [{"role": "user", "content": "Write one sentence about a cat."}]
+    try:
+        greedy, sampled = ([asyncio.run(model.complete(ask, [], None, CallOptions(
+            max_tokens=24, temperature=heat))).text for _ in range(3)] for heat in (0.0, 1.0))
+    finally:
+        asyncio.run(model.aclose())
+    assert greedy[1] == greedy[2]
+    assert all(sampled) and len(set(sampled)) >= 2
+
+
 def test_concurrent_calls_take_turns_and_the_loop_keeps_ticking(
         model: EmbeddedModel, monkeypatch: pytest.MonkeyPatch) -> None:
     spans: list[tuple[float, float]] = []
