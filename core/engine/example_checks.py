@@ -18,14 +18,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from core.engine.authored_reply import Authored, whole_file
+from core.engine.authored_reply import Authored
+from core.engine.check_script import checks_in_reply
 from core.engine.prompts import CHECKS_SYSTEM, checks_failed_request, checks_prompt
 from core.engine.stage_caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
-from core.tools.code_checks import problems, syntax_error
+from core.tools.code_checks import problems
 from core.tools.example_checks import CheckRun, run_checks
 
-CHECK_TOKENS = 700
+CHECK_TOKENS = 512
 RETRIES = 2  # tries after the first when checks fail
 RETRY_TEMPERATURE = 0.7
 Ask = Callable[[list[Message], float], Awaitable[tuple[Authored, str]]]
@@ -60,9 +61,7 @@ class ExampleChecks:
         except ModelError:
             self.scripts[rel] = None
             return None
-        block = whole_file(reply.text or "", "checks.py").content
-        usable = block if block and "assert" in block and not syntax_error(block, "c.py") \
-            else None
+        usable = checks_in_reply(reply.text or "", context.words or context.request)
         self.scripts[rel] = usable
         return usable
 

@@ -34,8 +34,23 @@ __failed = []
 __ran = 0
 
 
-def raises(exc, fn, *args, **kwargs):
-    """Whether calling fn(*args, **kwargs) raises exc."""
+class __Raising:
+    def __init__(self, exc):
+        self.exc = exc
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, trace):
+        if kind is None:
+            raise AssertionError("did not raise " + getattr(self.exc, "__name__", "it"))
+        return issubclass(kind, self.exc)
+
+
+def raises(exc, fn=None, *args, match=None, **kwargs):
+    """Whether calling fn(*args, **kwargs) raises exc; without fn, a block that must."""
+    if fn is None:
+        return __Raising(exc)
     try:
         fn(*args, **kwargs)
     except exc:
@@ -68,7 +83,8 @@ def harness(script: str) -> tuple[str, int]:
     functions called (those the script does not call itself), and the tally printed after a
     marker; and how many asserts it holds."""
     tree = ast.parse(script)
-    asserts = sum(isinstance(node, ast.Assert) for node in ast.walk(tree))
+    asserts = sum(isinstance(node, ast.Assert) for node in ast.walk(tree)) + sum(
+        isinstance(node, ast.With) for node in tree.body)  # `with raises(E):` blocks
     body: list[ast.stmt] = []
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -1,0 +1,184 @@
+"""Making a small model's check script say what it meant before it is run.
+
+The asserts a small model writes for a request's examples mostly state the right values in
+forms that cannot pass: ``assert f("x") == ValueError`` for "f("x") raises ValueError",
+``raises(ValueError, f("x"))`` with the call already made, ``pytest.raises`` without pytest,
+a line that is not Python among good ones, the same assert fifty times, a reply cut off in the
+middle of a statement, and values the request never states (a model asked for the request's
+examples goes on inventing more, and gets them wrong). Read literally, such checks fail against
+a correct file and the engine would retry a file that was right. Here each is turned into the
+check it meant; lines that do not parse are dropped (a cut-off tail too); repeated statements
+are kept once; a check is kept only when every string and number in it, and the error it
+expects, appear in the request's own words; at most ``MAX_CHECKS`` checks are kept.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from typing import TypeGuard
+
+from core.engine.code_blocks import code_blocks
+
+MAX_CHECKS = 15
+MAX_REPAIRS = 40  # lines dropped at most before the script counts as unusable
+
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+WORD = re.compile(r"\w+")
+
+
+def checks_in_reply(reply: str, request: str) -> str | None:
+    """The check script of a reply (its longest fenced block, or a block it was cut off in:
+    the unfinished statement is dropped), tidied against ``request``; None when there is
+    none."""
+    blocks = code_blocks(reply)
+    if not blocks:
+        return None
+    return tidy_checks(max(blocks, key=lambda block: len(block.body)).body, request)
+
+
+def tidy_checks(script: str, request: str) -> str | None:
+    """The check script in a form that runs as meant, keeping the checks ``request``
+    states; None when nothing checkable is left."""
+    tree = _parsed(script)
+    if tree is None:
+        return None
+    body: list[ast.stmt] = []
+    seen: set[str] = set()
+    checks = 0
+    for stmt in tree.body:
+        stmt = _meant(stmt)
+        if stmt is None:
+            continue
+        key = ast.unparse(stmt)
+        if key in seen:
+            continue
+        is_check = _is_check(stmt)
+        if is_check and (checks >= MAX_CHECKS or not stated(stmt, request)):
+            continue
+        seen.add(key)
+        checks += is_check
+        body.append(stmt)
+    if not checks:
+        return None
+    return ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))) + "\n"
+
+
+def stated(check: ast.stmt, request: str) -> bool:
+    """Whether every string and number ``check`` compares with, and every error it expects,
+    is in ``request`` (the empty string and 0 and 1 always are)."""
+    numbers = set(NUMBER.findall(request))
+    words = set(WORD.findall(request))
+    flat = _squeezed(request)
+    for node in ast.walk(check):
+        if isinstance(node, ast.Compare) and isinstance(node.comparators[0], (
+                ast.List, ast.Tuple, ast.Dict, ast.Set)) \
+                and _squeezed(ast.unparse(node.comparators[0])) not in flat:
+            return False  # an expected list or dict the request does not show
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value and node.value not in request:
+                return False
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+                and not isinstance(node.value, bool):
+            if node.value not in (0, 1) and NUMBER.fullmatch(str(node.value)) \
+                    and str(node.value) not in numbers:
+                return False
+        elif isinstance(node, (ast.Name, ast.Attribute)) and _is_error(node):
+            if (node.id if isinstance(node, ast.Name) else node.attr) not in words:
+                return False
+    return True
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split()).replace("'", '"')
+
+
+def _parsed(script: str) -> ast.Module | None:
+    """The script's statements, leaving out lines that do not parse (a cut-off end too)."""
+    lines = script.splitlines()
+    for _ in range(MAX_REPAIRS):
+        try:
+            return ast.parse("\n".join(lines))
+        except SyntaxError as exc:
+            bad = (exc.lineno or len(lines)) - 1
+            if not 0 <= bad < len(lines):
+                bad = len(lines) - 1
+            if exc.msg.startswith(("unterminated", "'(' was never closed",
+                                   "'[' was never closed", "'{' was never closed")) \
+                    or bad >= len(lines) - 1:
+                lines = lines[:bad]  # a statement that never ends: it and all after it
+            else:
+                del lines[bad]
+            if not lines:
+                return None
+    return None
+
+
+def _meant(stmt: ast.stmt) -> ast.stmt | None:
+    """The statement as its writer meant it; None for one that cannot run here."""
+    if isinstance(stmt, ast.Import) and any(a.name == "pytest" for a in stmt.names):
+        return None
+    if isinstance(stmt, ast.ImportFrom) and stmt.module == "pytest":
+        return None
+    return _Meant().visit(stmt)  # type: ignore[no-any-return]
+
+
+def _meant_test(test: ast.expr) -> ast.expr:
+    """``x == SomeError`` → ``raises(SomeError, lambda: x)``; ``raises(E, f(a))`` →
+    ``raises(E, lambda: f(a))``."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 \
+            and isinstance(test.ops[0], (ast.Eq, ast.Is)):
+        if _is_error(test.comparators[0]):
+            return _raises(test.comparators[0], test.left)
+        if _is_raises(test.comparators[0]):  # f(x) == raises(E, f, x)
+            return _meant_test(test.comparators[0])
+    if _is_raises(test) and len(test.args) == 2 and isinstance(test.args[1], ast.Call):
+        return _raises(test.args[0], test.args[1])
+    return test
+
+
+def _is_raises(node: ast.expr) -> TypeGuard[ast.Call]:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id == "raises" and not node.keywords
+
+
+def _raises(error: ast.expr, expression: ast.expr) -> ast.expr:
+    thunk = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
+                                          kw_defaults=[], defaults=[]), body=expression)
+    return ast.Call(func=ast.Name("raises", ast.Load()), args=[error, thunk], keywords=[])
+
+
+def _is_error(node: ast.expr) -> bool:
+    name = node.id if isinstance(node, ast.Name) else \
+        node.attr if isinstance(node, ast.Attribute) else ""
+    known = getattr(builtins, name, None)
+    return name.endswith(("Error", "Exception")) or (
+        isinstance(known, type) and issubclass(known, BaseException))
+
+
+def _is_check(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.Assert):
+        return True
+    if isinstance(stmt, ast.FunctionDef) and stmt.name.startswith("test"):
+        return any(isinstance(node, ast.Assert) for node in ast.walk(stmt))
+    return isinstance(stmt, ast.With) and any(
+        isinstance(item.context_expr, ast.Call) and isinstance(item.context_expr.func, ast.Name)
+        and item.context_expr.func.id == "raises" for item in stmt.items)
+
+
+class _Meant(ast.NodeTransformer):
+    """Each assert's test as meant; ``pytest.raises(...)`` → ``raises(...)`` (the check
+    prelude's own)."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.Assert:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        node.test = _meant_test(node.test)
+        return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        if isinstance(node.value, ast.Name) and node.value.id == "pytest" \
+                and node.attr == "raises":
+            return ast.copy_location(ast.Name("raises", ast.Load()), node)
+        return self.generic_visit(node)  # type: ignore[return-value]
