@@ -196,7 +196,7 @@ def test_with_authoring_off_the_tools_take_content_and_exact_edits(ws: Path) -> 
     assert [e.stage for e in events if isinstance(e, LlmCall)] == ["classic", "classic"]
 
 
-def test_code_in_an_instruction_is_shown_as_the_plans_sketch_not_the_task(ws: Path) -> None:
+def test_code_in_an_instruction_is_left_out_and_the_request_is_the_task(ws: Path) -> None:
     sketch = "def slugify(text):\n    return text.replace(' ', '-')\n"
     _, model = run([
         analysis("Implement slugify in textutils.py"),
@@ -204,6 +204,6 @@ def test_code_in_an_instruction_is_shown_as_the_plans_sketch_not_the_task(ws: Pa
         authored(SOLVED), judge([1]), summary("## Done\n\nslugify is implemented."),
     ], ws, request=ASK)
     prompt = model.requests[2]["messages"][-1]["content"]
-    assert ("The plan's note for this task (a sketch, not checked; the request is what the file "
-            "must meet):\n" + sketch) in prompt
-    assert "Task: def" not in prompt and ASK in prompt
+    assert "Task: write textutils.py so that it does everything the request asks" in prompt
+    assert "text.replace(' ', '-')" not in prompt and ASK in prompt
+    assert (ws / "textutils.py").read_text() == SOLVED
