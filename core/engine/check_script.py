@@ -17,14 +17,14 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from dataclasses import dataclass
 from typing import TypeGuard
 
 from core.engine.code_blocks import code_blocks
+from core.tools.example_checks import raises_block
 
 MAX_CHECKS = 15
 MAX_REPAIRS = 40  # lines dropped at most before the script counts as unusable
-
-
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 WORD = re.compile(r"\w+")
 
@@ -45,6 +45,7 @@ def tidy_checks(script: str, request: str) -> str | None:
     tree = _parsed(script)
     if tree is None:
         return None
+    said = Said.of(request)
     body: list[ast.stmt] = []
     seen: set[str] = set()
     checks = 0
@@ -56,7 +57,7 @@ def tidy_checks(script: str, request: str) -> str | None:
         if key in seen:
             continue
         is_check = _is_check(stmt)
-        if is_check and (checks >= MAX_CHECKS or not stated(stmt, request)):
+        if is_check and (checks >= MAX_CHECKS or not said.states(stmt)):
             continue
         seen.add(key)
         checks += is_check
@@ -66,29 +67,40 @@ def tidy_checks(script: str, request: str) -> str | None:
     return ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))) + "\n"
 
 
-def stated(check: ast.stmt, request: str) -> bool:
-    """Whether every string and number ``check`` compares with, and every error it expects,
-    is in ``request`` (the empty string and 0 and 1 always are)."""
-    numbers = set(NUMBER.findall(request))
-    words = set(WORD.findall(request))
-    flat = _squeezed(request)
-    for node in ast.walk(check):
-        if isinstance(node, ast.Compare) and isinstance(node.comparators[0], (
-                ast.List, ast.Tuple, ast.Dict, ast.Set)) \
-                and _squeezed(ast.unparse(node.comparators[0])) not in flat:
-            return False  # an expected list or dict the request does not show
+@dataclass(frozen=True)
+class Said:
+    """What a request states, read once: its text, the text without spaces, its numbers and
+    its words."""
+
+    text: str
+    flat: str
+    numbers: frozenset[str]
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, request: str) -> Said:
+        return cls(request, _squeezed(request), frozenset(NUMBER.findall(request)),
+                   frozenset(WORD.findall(request)))
+
+    def states(self, check: ast.stmt) -> bool:
+        """Whether every string and number ``check`` compares with, every expected list or
+        dict, and every error it expects, is in the request (the empty string, 0 and 1
+        always are)."""
+        return all(self._states(node) for node in ast.walk(check))
+
+    def _states(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Compare) and isinstance(
+                node.comparators[0], (ast.List, ast.Tuple, ast.Dict, ast.Set)):
+            return _squeezed(ast.unparse(node.comparators[0])) in self.flat
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if node.value and node.value not in request:
-                return False
-        elif isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+            return not node.value or node.value in self.text
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
                 and not isinstance(node.value, bool):
-            if node.value not in (0, 1) and NUMBER.fullmatch(str(node.value)) \
-                    and str(node.value) not in numbers:
-                return False
-        elif isinstance(node, (ast.Name, ast.Attribute)) and _is_error(node):
-            if (node.id if isinstance(node, ast.Name) else node.attr) not in words:
-                return False
-    return True
+            shown = str(node.value)
+            return node.value in (0, 1) or not NUMBER.fullmatch(shown) or shown in self.numbers
+        if isinstance(node, (ast.Name, ast.Attribute)) and _is_error(node):
+            return (node.id if isinstance(node, ast.Name) else node.attr) in self.words
+        return True
 
 
 def _squeezed(text: str) -> str:
@@ -105,8 +117,7 @@ def _parsed(script: str) -> ast.Module | None:
             bad = (exc.lineno or len(lines)) - 1
             if not 0 <= bad < len(lines):
                 bad = len(lines) - 1
-            if exc.msg.startswith(("unterminated", "'(' was never closed",
-                                   "'[' was never closed", "'{' was never closed")) \
+            if exc.msg.startswith("unterminated") or "was never closed" in exc.msg \
                     or bad >= len(lines) - 1:
                 lines = lines[:bad]  # a statement that never ends: it and all after it
             else:
@@ -163,9 +174,7 @@ def _is_check(stmt: ast.stmt) -> bool:
         return True
     if isinstance(stmt, ast.FunctionDef) and stmt.name.startswith("test"):
         return any(isinstance(node, ast.Assert) for node in ast.walk(stmt))
-    return isinstance(stmt, ast.With) and any(
-        isinstance(item.context_expr, ast.Call) and isinstance(item.context_expr.func, ast.Name)
-        and item.context_expr.func.id == "raises" for item in stmt.items)
+    return raises_block(stmt)
 
 
 class _Meant(ast.NodeTransformer):

@@ -242,8 +242,9 @@ class EmbeddedModel:
         from llama_cpp.llama import StoppingCriteriaList
         from llama_cpp.llama_grammar import LlamaGrammar
 
+        sampling = sampling or Sampling()
         if schema is None:
-            max_tokens, constraint = (sampling or Sampling()).max_tokens, None
+            max_tokens, constraint = sampling.max_tokens, None
         else:
             max_tokens = min(TOOL_TOKENS_CAP, grammar.max_json_chars(schema) + 32)
             gbnf = grammar.schema_to_gbnf(schema)
@@ -258,15 +259,14 @@ class EmbeddedModel:
         criteria = StoppingCriteriaList([lambda _ids, _logits: stop.is_set(), *stops])
         cached = _cached_prefix(loaded, tokens)
         use_threads(loaded, self._threads())
-        temperature = (sampling or Sampling()).temperature
         # A sampled call is asked for because the likely reply did not do: with one fixed
         # seed, the same conversation would draw the same reply again.
-        seed = SEED + next(self._draws) if temperature > 0 else SEED
+        seed = SEED + next(self._draws) if sampling.temperature > 0 else SEED
         try:
             result = loaded.llama.create_completion(
                 prompt=tokens, grammar=constraint, max_tokens=max_tokens,
-                temperature=temperature,
-                repeat_penalty=(sampling or Sampling()).repeat_penalty, seed=seed,
+                temperature=sampling.temperature,
+                repeat_penalty=sampling.repeat_penalty, seed=seed,
                 stop=loaded.stop_text, stopping_criteria=criteria)
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"the embedded model failed: {exc}") from exc

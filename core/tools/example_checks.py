@@ -48,7 +48,8 @@ class __Raising:
 
 
 def raises(exc, fn=None, *args, match=None, **kwargs):
-    """Whether calling fn(*args, **kwargs) raises exc; without fn, a block that must."""
+    """Whether calling fn(*args, **kwargs) raises exc; without fn, a block that must (match,
+    as pytest.raises takes it, is not checked)."""
     if fn is None:
         return __Raising(exc)
     try:
@@ -78,13 +79,20 @@ class CheckRun:
                 f"request's examples fail: {shown}")
 
 
+def raises_block(stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is a ``with raises(E):`` block (a check of its own)."""
+    return isinstance(stmt, ast.With) and any(
+        isinstance(item.context_expr, ast.Call) and isinstance(item.context_expr.func, ast.Name)
+        and item.context_expr.func.id == "raises" for item in stmt.items)
+
+
 def harness(script: str) -> tuple[str, int]:
     """The script with each top-level statement run on its own, failures recorded, test_*
     functions called (those the script does not call itself), and the tally printed after a
     marker; and how many asserts it holds."""
     tree = ast.parse(script)
     asserts = sum(isinstance(node, ast.Assert) for node in ast.walk(tree)) + sum(
-        isinstance(node, ast.With) for node in tree.body)  # `with raises(E):` blocks
+        raises_block(node) for node in tree.body)
     body: list[ast.stmt] = []
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -70,3 +70,15 @@ def test_the_harness_counts_asserts_and_keeps_definitions() -> None:
     program, asserts = harness("import os\nX = 1\nassert X == 1\nfor i in range(2):\n"
                                "    assert i < 2\n")
     assert asserts == 2 and "def raises(" in program and "@@phasedesk-checks@@" in program
+    _, blocks = harness("with open('notes.txt') as f:\n    f.read()\n"
+                        "with raises(ValueError):\n    int('x')\n")
+    assert blocks == 1  # the raise block is a check, opening a file is not
+
+
+def test_a_raise_block_passes_only_when_its_error_is_raised(ws: Path) -> None:
+    script = ("from calc import double\nwith raises(ValueError):\n    double(-1)\n"
+              "with raises(ValueError):\n    double(2)\n")
+    run = check(ws, GOOD, script)
+    assert run.asserts == 2
+    assert run.failed == ["line 4: with raises(ValueError): double(2) → AssertionError: "
+                          "did not raise ValueError"]
