@@ -124,14 +124,14 @@ class Author:
         """``authored`` as the request's examples check it (when this engine checks)."""
         if self.checks is None or edits or not is_python(rel):
             return authored
-        script = await self.checks.script(rel, context, instruction)
-        if script is None:
+        scripts = await self.checks.script(rel, context, instruction)
+        if scripts.said is None and scripts.own is None:
             return authored
 
         async def ask(again: list[Message], temperature: float) -> tuple[Authored, str]:
             return await self._ask(rel, old, edits, again, temperature)
 
-        return await self.checks.refine(rel, old, authored, reply, messages, script, ask)
+        return await self.checks.refine(rel, old, authored, reply, messages, scripts, ask)
 
     async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
                    temperature: float = 0.0) -> tuple[Authored, str]:

@@ -8,8 +8,10 @@ middle of a statement, and values the request never states (a model asked for th
 examples goes on inventing more, and gets them wrong). Read literally, such checks fail against
 a correct file and the engine would retry a file that was right. Here each is turned into the
 check it meant; lines that do not parse are dropped (a cut-off tail too); repeated statements
-are kept once; a check is kept only when every string and number in it, and the error it
-expects, appear in the request's own words; at most ``MAX_CHECKS`` checks are kept.
+are kept once; at most ``MAX_CHECKS`` checks are kept. A check whose strings and numbers, and
+the error it expects, all appear in the request's own words is one of the request's examples
+(``said``); the others are the model's own (``own``), often wrong: they are never shown to a
+model as failures, only used to choose between candidates (``core.engine.example_checks``).
 """
 
 from __future__ import annotations
@@ -29,23 +31,32 @@ NUMBER = re.compile(r"\d+(?:\.\d+)?")
 WORD = re.compile(r"\w+")
 
 
-def checks_in_reply(reply: str, request: str) -> str | None:
-    """The check script of a reply (its longest fenced block, or a block it was cut off in:
-    the unfinished statement is dropped), tidied against ``request``; None when there is
-    none."""
+@dataclass(frozen=True)
+class CheckScripts:
+    """A reply's checks: those of the request's own examples, and the model's own others
+    (None where there are none)."""
+
+    said: str | None = None
+    own: str | None = None
+
+
+def checks_in_reply(reply: str, request: str) -> CheckScripts:
+    """The check scripts of a reply (its longest fenced block, or a block it was cut off in:
+    the unfinished statement is dropped), tidied against ``request``."""
     blocks = code_blocks(reply)
     if not blocks:
-        return None
-    return tidy_checks(max(blocks, key=lambda block: len(block.body)).body, request)
+        return CheckScripts()
+    body = max(blocks, key=lambda block: len(block.body)).body
+    return CheckScripts(tidy_checks(body, request), tidy_checks(body, request, said=False))
 
 
-def tidy_checks(script: str, request: str) -> str | None:
+def tidy_checks(script: str, request: str, said: bool = True) -> str | None:
     """The check script in a form that runs as meant, keeping the checks ``request``
-    states; None when nothing checkable is left."""
+    states (``said``) or those it does not; None when nothing checkable is left."""
     tree = _parsed(script)
     if tree is None:
         return None
-    said = Said.of(request)
+    stated = Said.of(request)
     body: list[ast.stmt] = []
     seen: set[str] = set()
     checks = 0
@@ -57,7 +68,7 @@ def tidy_checks(script: str, request: str) -> str | None:
         if key in seen:
             continue
         is_check = _is_check(stmt)
-        if is_check and (checks >= MAX_CHECKS or not said.states(stmt)):
+        if is_check and (checks >= MAX_CHECKS or stated.states(stmt) != said):
             continue
         seen.add(key)
         checks += is_check

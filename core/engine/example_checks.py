@@ -3,23 +3,27 @@
 For a Python file, the model is asked once per file for a short script of asserts of the
 examples and rules the request states (the request's own words; the tests a person keeps
 elsewhere are never seen). The candidate file runs against them in a sandboxed copy of the
-workspace (``core.tools.example_checks``). When some fail, the authoring call is asked once
-more with what failed (twice at most, sampled rather than greedy), and the candidate the
-fewest checks fail for is written.
-What the checks said goes with the write's result to the judge and to the next authoring
-call of the file. A model that writes wrong checks can mislead it; so a correct candidate is
-only replaced by one that fails fewer checks.
+workspace (``core.tools.example_checks``). Only the checks of examples the request itself
+states are taken at their word (``check_script``): when some fail, the authoring call is asked
+once more with what failed (twice at most, sampled rather than greedy). The model's other
+checks are often wrong, so no model is ever told they failed; but where they fail while the
+request's own pass, an independent sample of the same authoring call is drawn (twice at
+most), and the candidate written is the one the fewest request checks fail for, then the
+fewest of the model's own: a wrong check fails every right candidate alike and so cannot
+choose between them, a right one tells them apart (the idea of CodeT, Chen et al. 2022).
+What the request's checks said goes with the write's result to the judge and to the next
+authoring call of the file; a later try replaces the first only when it fails fewer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from core.engine.authored_reply import Authored
-from core.engine.check_script import checks_in_reply
+from core.engine.check_script import CheckScripts, checks_in_reply
 from core.engine.prompts import CHECKS_SYSTEM, checks_failed_request, checks_prompt
 from core.engine.stage_caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
@@ -43,15 +47,15 @@ class ExampleChecks:
         self.caller = caller
         self.workspace = workspace
         self.sandbox_mode = sandbox_mode
-        self.scripts: dict[str, str | None] = {}
+        self.scripts: dict[str, CheckScripts] = {}
 
-    async def script(self, rel: str, context: Any, instruction: str) -> str | None:
-        """The check script for ``rel`` (asked for once per run; None when the model gave
+    async def script(self, rel: str, context: Any, instruction: str) -> CheckScripts:
+        """The check scripts for ``rel`` (asked for once per run; empty when the model gave
         none that parses and asserts something)."""
         if rel in self.scripts:
             return self.scripts[rel]
         if self.caller.accounting.exhausted:
-            return None
+            return CheckScripts()
         messages: list[Message] = [
             {"role": "system", "content": CHECKS_SYSTEM},
             {"role": "user", "content": checks_prompt(rel, module_of(rel), context, instruction)}]
@@ -59,39 +63,62 @@ class ExampleChecks:
             reply = await self.caller.raw("checks", messages, [], None, True, CallOptions(
                 max_tokens=CHECK_TOKENS, temperature=0.0), detail=rel)
         except ModelError:
-            self.scripts[rel] = None
-            return None
-        usable = checks_in_reply(reply.text or "", context.words or context.request)
-        self.scripts[rel] = usable
-        return usable
+            self.scripts[rel] = CheckScripts()
+            return self.scripts[rel]
+        self.scripts[rel] = checks_in_reply(reply.text or "", context.words or context.request)
+        return self.scripts[rel]
 
     async def refine(self, rel: str, old: str | None, candidate: Authored, reply: str,
-                     messages: list[Message], script: str, ask: Ask) -> Authored:
-        """``candidate``, or a later try that fails fewer of the checks; with their report.
-        Each try is told what failed in the one before and is sampled, not greedy: the most
+                     messages: list[Message], scripts: CheckScripts, ask: Ask) -> Authored:
+        """``candidate``, or a later try that fails fewer checks; with the report of the
+        request's checks. A try after failed request checks is told what failed; a try after
+        failed own checks is the same call again. Both are sampled, not greedy: the most
         likely reply of a small model is the same file again."""
-        best, best_run = candidate, await self._run(rel, candidate, script)
-        last, last_run = reply, best_run
+        best = last = await self._score(rel, candidate, scripts)
         for _ in range(RETRIES):
-            if last_run.problem or not last_run.failed or self.caller.accounting.exhausted:
+            if last.said.problem or last.fails == (0, 0) or self.caller.accounting.exhausted:
                 break
-            again = messages + [{"role": "assistant", "content": last},
+            told = bool(last.said.failed)
+            again = messages + [{"role": "assistant", "content": reply},
                                 {"role": "user", "content": checks_failed_request(
-                                    rel, last_run.describe())}]
-            tried, last = await ask(again, RETRY_TEMPERATURE)
+                                    rel, last.said.describe())}] if told else messages
+            tried, reply = await ask(again, RETRY_TEMPERATURE)
             if tried.content is None or problems(rel, old, tried.content):
                 break
-            last_run = await self._run(rel, tried, script)
-            if last_run.problem:
+            last = await self._score(rel, tried, scripts)
+            if last.said.problem:
                 break
-            if len(last_run.failed) <= len(best_run.failed):
-                best, best_run = tried, last_run
-        return _reported(best, best_run)
+            if last.fails < best.fails or (told and last.fails == best.fails):
+                best = last
+        return best.reported(scripts.said is not None)
+
+    async def _score(self, rel: str, candidate: Authored, scripts: CheckScripts) -> Scored:
+        said = await self._run(rel, candidate, scripts.said) if scripts.said else CheckRun()
+        own = await self._run(rel, candidate, scripts.own) if scripts.own else CheckRun()
+        return Scored(candidate, said, own)
 
     async def _run(self, rel: str, candidate: Authored, script: str) -> CheckRun:
         return await run_checks(self.workspace, rel, candidate.content or "", script,
                                 self.sandbox_mode)
 
 
-def _reported(candidate: Authored, run: CheckRun) -> Authored:
-    return replace(candidate, checks=run.describe(), checks_failed=bool(run.failed))
+@dataclass(frozen=True)
+class Scored:
+    """A candidate with how the request's checks and the model's own ran against it."""
+
+    candidate: Authored
+    said: CheckRun
+    own: CheckRun
+
+    @property
+    def fails(self) -> tuple[int, int]:
+        """(request checks failed, own checks failed); own checks that could not run at all
+        count as all failed."""
+        own = self.own.asserts + 1 if self.own.problem else len(self.own.failed)
+        return len(self.said.failed), own
+
+    def reported(self, said: bool) -> Authored:
+        if not said:
+            return self.candidate
+        return replace(self.candidate, checks=self.said.describe(),
+                       checks_failed=bool(self.said.failed))

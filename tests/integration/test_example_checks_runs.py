@@ -110,3 +110,36 @@ def test_checks_without_an_assert_are_ignored_and_the_classic_loop_never_checks(
         authored(RIGHT), {"text": "Done."},
     ], ws, request=ASK, use_phase_task=False, check_examples=True)
     assert [e.stage for e in events if e.kind == "llm_call"] == ["classic", "author", "classic"]
+
+
+CONSTANT = ("def double(x):\n    if x < 0:\n        raise ValueError('negative')\n"
+            "    return 4\n")
+
+
+def test_the_models_own_checks_choose_between_independent_tries(ws: Path) -> None:
+    own = SCRIPT + "assert double(3) == 6\n"  # 3 and 6 are not in the request
+    events, model = run(start() + [
+        authored(CONSTANT), checks(own), authored(RIGHT),
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True)
+    assert (ws / "calc.py").read_text() == RIGHT
+    first, second = model.requests[2], model.requests[4]
+    assert second["messages"] == first["messages"]  # the same call again, told nothing
+    assert (first["temperature"], second["temperature"]) == (0.0, 0.7)
+    write = [e for e in events if e.kind == "task_finished"][0]
+    assert "Checks: all 2 checks of the request's examples pass" in write.result
+    assert "double(3)" not in "\n".join(str(m.get("content")) for m in model.requests[5]["messages"])
+
+
+def test_an_own_check_every_try_fails_keeps_the_first_file(ws: Path) -> None:
+    wrong_check = SCRIPT + "assert double(3) == 7\n"
+    times_two = RIGHT.replace("x + x", "x * 2")
+    events, model = run(start() + [
+        authored(RIGHT), checks(wrong_check), authored(times_two), authored(times_two),
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True)
+    assert (ws / "calc.py").read_text() == RIGHT
+    stages = [e.stage for e in events if e.kind == "llm_call"]
+    assert stages == ["request_analyser", "plan", "author", "checks", "author", "author",
+                      "judge", "summarizer"]
+    assert events[-1].outcome == "succeeded"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.check_script import MAX_CHECKS, checks_in_reply, tidy_checks
+from core.engine.check_script import MAX_CHECKS, CheckScripts, checks_in_reply, tidy_checks
 from core.tools.example_checks import run_checks
 
 TASKS = Path(__file__).resolve().parents[3] / "bench" / "evals" / "tasks"
@@ -61,7 +61,7 @@ def request(task: str) -> str:
 
 
 def test_an_expected_error_written_as_a_value_becomes_a_raise_check() -> None:
-    script = checks_in_reply(RPN_REPLY, request("ex-rpn-calc"))
+    script = checks_in_reply(RPN_REPLY, request("ex-rpn-calc")).said
     assert script is not None
     assert "assert raises(ValueError, lambda: evaluate('3 4 ^'))" in script
     literal = solved("ex-rpn-calc", RPN_REPLY.strip("`").removeprefix("python\n"))
@@ -71,14 +71,17 @@ def test_an_expected_error_written_as_a_value_becomes_a_raise_check() -> None:
 
 
 def test_a_cut_off_reply_keeps_its_whole_statements_and_only_stated_values() -> None:
-    script = checks_in_reply(HISTOGRAM_REPLY, request("ex-histogram"))
+    scripts = checks_in_reply(HISTOGRAM_REPLY, request("ex-histogram"))
+    script = scripts.said
     assert script == ("from histogram import bin_counts\n"
                       "assert bin_counts([0, 1, 2, 5, 9, 10, 11], 0, 10, 2) == [3, 3]\n")
     assert solved("ex-histogram", script).failed == []
+    assert scripts.own is not None  # the model's own values, kept apart
+    assert scripts.own.count("assert ") == 3 and "[3, 3]" not in scripts.own
 
 
 def test_raise_checks_in_every_form_run_as_meant_and_bad_lines_go() -> None:
-    script = checks_in_reply(DURATION_REPLY, request("ex-parse-duration"))
+    script = checks_in_reply(DURATION_REPLY, request("ex-parse-duration")).said
     assert script is not None
     assert "import pytest" not in script and "1 h\") raises" not in script
     assert script.count("parse_duration('2d') == 172800") == 1
@@ -98,6 +101,21 @@ def test_an_error_the_request_never_names_is_not_checked() -> None:
     assert tidy_checks(script, said) == ("from buffer import TextBuffer\n"
                                          "assert raises(IndexError, TextBuffer().insert, -1, "
                                          "'Hello')\n")
+
+
+def test_the_checks_the_request_does_not_state_are_the_models_own() -> None:
+    said = "insert(position, text): raise IndexError if position is below 0. 'Hello' works."
+    script = ("from buffer import TextBuffer\n"
+              "assert raises(ValueError, TextBuffer().insert, -1, 'Hello')\n"
+              "assert raises(IndexError, TextBuffer().insert, -1, 'Hello')\n")
+    assert tidy_checks(script, said, said=False) == (
+        "from buffer import TextBuffer\n"
+        "assert raises(ValueError, TextBuffer().insert, -1, 'Hello')\n")
+
+
+def test_a_reply_without_a_code_block_has_no_checks() -> None:
+    assert checks_in_reply("I would check insert() with a few values.", "insert") == \
+        CheckScripts()
 
 
 @pytest.mark.parametrize("script", [
