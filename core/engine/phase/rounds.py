@@ -10,7 +10,8 @@ corrected, or, when the phase ends completed, the first round of the next phase
 A plan or judge that stays invalid after one repair degrades safely: an empty plan ends
 the round, a broken judge counts the round as not completed. A plan that only repeats
 calls already made is not run (``stall``): replanned with the evidence once, then the
-phase ends; calls already made inside a new plan are held back (``phase.execute``).
+phase ends; calls already made inside a new plan are held back (``phase.execute``). A plan
+that would only read back what the last round wrote ends the phase (``look_back``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from core.tools.base import DENIED
 from core.engine.task_executor import execution_messages
 from core.engine.placeholders import add_dependencies
 from core.engine.phase.execute import execute_round
+from core.engine.phase.look_back import looked_back
 from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.phase import PhaseStatus
@@ -107,7 +109,7 @@ class PhaseRounds:
                     self._end("failed", "no valid plan could be made")
                 continue
             bad_plans = 0
-            if self._stalled(planned.tasks):
+            if self._looks_back(planned.tasks) or self._stalled(planned.tasks):
                 continue
             tasks = self._start(planned)
             facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
@@ -181,6 +183,23 @@ class PhaseRounds:
         """The round the judge (or the phase planner) already planned: no Plan call."""
         planned, self.pending = self.pending, Plan(tasks=())
         return planned
+
+    def _looks_back(self, specs: tuple[TaskSpec, ...]) -> bool:
+        """A plan that would only read back what the last round wrote ends the phase
+        (``look_back``); the round is not counted, since none of it ran."""
+        engine, phase = self.engine, self.phase
+        files = looked_back(specs, phase.tasks, phase.rounds - 1, engine.tools.written_paths,
+                            engine.tools.author.checks_failing)
+        if not files:
+            return False
+        engine.emit(Notice(level="info", stage="plan", message=(
+            f"Phase {phase.id}, round {phase.rounds}: the plan only reads back "
+            f"{', '.join(files)}, which round {phase.rounds - 1} wrote and the judge has the "
+            "facts of; the phase ends without running it.")))
+        phase.rounds -= 1
+        self.round_starts.pop()
+        self._end("completed")
+        return True
 
     def _stalled(self, specs: tuple[TaskSpec, ...]) -> bool:
         """A plan that brings nothing new is not run: the first time the phase is replanned
