@@ -30,32 +30,42 @@ SCRIPT = "_phasedesk_checks.py"
 MARK = "@@phasedesk-checks@@"
 PRELUDE = '''
 import json as __json
+import re as __re
 __failed = []
 __ran = 0
 
 
+def _pd_matches(value, match):
+    return match is None or __re.search(match, str(value)) is not None
+
+
 class __Raising:
-    def __init__(self, exc):
+    def __init__(self, exc, match):
         self.exc = exc
+        self.match = match
 
     def __enter__(self):
         return self
 
     def __exit__(self, kind, value, trace):
+        name = getattr(self.exc, "__name__", "it")
         if kind is None:
-            raise AssertionError("did not raise " + getattr(self.exc, "__name__", "it"))
+            raise AssertionError("did not raise " + name)
+        if issubclass(kind, self.exc) and not _pd_matches(value, self.match):
+            raise AssertionError(name + " message " + repr(str(value)) + " does not match "
+                                 + repr(self.match))
         return issubclass(kind, self.exc)
 
 
 def raises(exc, fn=None, *args, match=None, **kwargs):
-    """Whether calling fn(*args, **kwargs) raises exc; without fn, a block that must (match,
-    as pytest.raises takes it, is not checked)."""
+    """Whether calling fn(*args, **kwargs) raises exc (with a message ``match`` finds, as
+    pytest.raises takes it); without fn, a block that must."""
     if fn is None:
-        return __Raising(exc)
+        return __Raising(exc, match)
     try:
         fn(*args, **kwargs)
-    except exc:
-        return True
+    except exc as error:
+        return _pd_matches(error, match)
     return False
 '''
 

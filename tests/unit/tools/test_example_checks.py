@@ -82,3 +82,15 @@ def test_a_raise_block_passes_only_when_its_error_is_raised(ws: Path) -> None:
     assert run.asserts == 2
     assert run.failed == ["line 4: with raises(ValueError): double(2) → AssertionError: "
                           "did not raise ValueError"]
+
+
+def test_an_expected_message_is_checked_as_pytest_raises_checks_match(ws: Path) -> None:
+    script = ("from calc import double\n"
+              "assert raises(ValueError, double, -1, match='neg')\n"
+              "assert raises(ValueError, double, -1, match='^positive')\n"
+              "with raises(ValueError, match='negative'):\n    double(-1)\n"
+              "with raises(ValueError, match='too small'):\n    double(-1)\n")
+    run = check(ws, GOOD, script)
+    assert run.asserts == 4
+    assert [line.split(":")[0] for line in run.failed] == ["line 3", "line 6"]
+    assert "ValueError message 'negative' does not match 'too small'" in run.failed[1]
