@@ -110,7 +110,7 @@ class Author:
                 return self._failed(current.rel, authored.problem)
             wrong = problems(current.rel, old, authored.content)
             if not wrong:
-                return await self._checked(current.rel, old, edits, authored, reply, messages,
+                return await self._checked(current.rel, old, edits, authored, messages,
                                            context, instruction)
             if attempt == TRIES:
                 return authored
@@ -119,7 +119,7 @@ class Author:
         return authored
 
     async def _checked(self, rel: str, old: str | None, edits: bool, authored: Authored,
-                       reply: str, messages: list[Message], context: AuthoringContext,
+                       messages: list[Message], context: AuthoringContext,
                        instruction: str) -> Authored:
         """``authored`` as the request's examples check it (when this engine checks)."""
         if self.checks is None or edits or not is_python(rel):
@@ -131,7 +131,7 @@ class Author:
         async def ask(again: list[Message], temperature: float) -> tuple[Authored, str]:
             return await self._ask(rel, old, edits, again, temperature)
 
-        return await self.checks.refine(rel, old, authored, reply, messages, scripts, ask)
+        return await self.checks.refine(rel, old, authored, messages, scripts, ask)
 
     async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
                    temperature: float = 0.0) -> tuple[Authored, str]:

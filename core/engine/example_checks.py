@@ -68,21 +68,21 @@ class ExampleChecks:
         self.scripts[rel] = checks_in_reply(reply.text or "", context.words or context.request)
         return self.scripts[rel]
 
-    async def refine(self, rel: str, old: str | None, candidate: Authored, reply: str,
+    async def refine(self, rel: str, old: str | None, candidate: Authored,
                      messages: list[Message], scripts: CheckScripts, ask: Ask) -> Authored:
         """``candidate``, or a later try that fails fewer checks; with the report of the
-        request's checks. A try after failed request checks is told what failed; a try after
-        failed own checks is the same call again. Both are sampled, not greedy: the most
-        likely reply of a small model is the same file again."""
+        request's checks. A try after failed request checks is the same call told what
+        failed, without the failed file (shown its earlier reply, the Qwen wrote it again
+        byte for byte); a try after failed own checks is the same call again. Both are
+        sampled, not greedy: the most likely reply of a small model is the same file."""
         best = last = await self._score(rel, candidate, scripts)
         for _ in range(RETRIES):
             if last.said.problem or last.fails == (0, 0) or self.caller.accounting.exhausted:
                 break
             told = bool(last.said.failed)
-            again = messages + [{"role": "assistant", "content": reply},
-                                {"role": "user", "content": checks_failed_request(
-                                    rel, last.said.describe())}] if told else messages
-            tried, reply = await ask(again, RETRY_TEMPERATURE)
+            again = _told(messages, checks_failed_request(rel, last.said.describe())) \
+                if told else messages
+            tried, _ = await ask(again, RETRY_TEMPERATURE)
             if tried.content is None or problems(rel, old, tried.content):
                 break
             last = await self._score(rel, tried, scripts)
@@ -100,6 +100,12 @@ class ExampleChecks:
     async def _run(self, rel: str, candidate: Authored, script: str) -> CheckRun:
         return await run_checks(self.workspace, rel, candidate.content or "", script,
                                 self.sandbox_mode)
+
+
+def _told(messages: list[Message], note: str) -> list[Message]:
+    """``messages`` with ``note`` after the last user turn's text."""
+    *before, last = messages
+    return before + [{"role": "user", "content": f"{last['content']}\n\n{note}"}]
 
 
 @dataclass(frozen=True)

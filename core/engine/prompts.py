@@ -299,6 +299,8 @@ def checks_prompt(path: str, module: str, context: Any, instruction: str) -> str
 
 
 def checks_failed_request(path: str, report: str) -> str:
-    """The authoring call's try after the checks of the request's examples failed."""
-    return (f"Running checks of the request's examples against {path} gave: {report}.\n"
-            f"Reply with the complete corrected content of {path} in one fenced code block.")
+    """What the authoring call's next try is told after the checks of the request's examples
+    failed (the earlier file itself is not shown: a small model copies it)."""
+    return (f"An earlier try at {path} was run against checks of the request's examples: "
+            f"{report}.\nWrite {path} afresh so that every one of them passes, and reply with "
+            "its complete content in one fenced code block.")

@@ -52,6 +52,12 @@ SEED = 7  # the same conversation gets the same greedy reply, which makes runs r
 REPEAT_PENALTY = 1.1  # without it the model loops inside JSON strings ("1.1.1.1...")
 TEXT_REPEAT_PENALTY = 1.0  # code repeats tokens (indentation, names) by nature
 PROMPT_MARGIN_TOKENS = 32
+# A sampled call draws from every token at least MIN_P as likely as the best (min-p), without
+# llama.cpp's default nucleus (top_p 0.95, cut before the temperature: one token is left
+# wherever the best holds 95% of the mass). In 7 of the 11 exercise runs whose Qwen retried a
+# file, every sampled retry was byte-identical to the first reply.
+SAMPLED_TOP_P = 1.0
+MIN_P = 0.05
 
 
 class EmbeddedModel:
@@ -261,12 +267,13 @@ class EmbeddedModel:
         use_threads(loaded, self._threads())
         # A sampled call is asked for because the likely reply did not do: with one fixed
         # seed, the same conversation would draw the same reply again.
-        seed = SEED + next(self._draws) if sampling.temperature > 0 else SEED
+        sampled = sampling.temperature > 0
+        seed = SEED + next(self._draws) if sampled else SEED
         try:
             result = loaded.llama.create_completion(
                 prompt=tokens, grammar=constraint, max_tokens=max_tokens,
-                temperature=sampling.temperature,
-                repeat_penalty=sampling.repeat_penalty, seed=seed,
+                temperature=sampling.temperature, top_p=SAMPLED_TOP_P if sampled else 0.95,
+                min_p=MIN_P, repeat_penalty=sampling.repeat_penalty, seed=seed,
                 stop=loaded.stop_text, stopping_criteria=criteria)
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"the embedded model failed: {exc}") from exc

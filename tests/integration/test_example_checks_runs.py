@@ -37,10 +37,13 @@ def test_failing_checks_bring_a_second_try_and_the_better_file_is_written(ws: Pa
     ask_checks = model.requests[3]["messages"][-1]["content"]
     assert ASK in ask_checks and "from calc import ..." in ask_checks
     assert model.requests[4]["temperature"] == 0.7  # sampled: the greedy reply was wrong
-    retry = model.requests[4]["messages"]
-    assert retry[-2] == {"role": "assistant", "content": authored(WRONG)["text"]}
-    assert "1 of 2 checks of the request's examples fail: line 3: assert raises(ValueError, " \
+    first, retry = model.requests[2]["messages"], model.requests[4]["messages"]
+    assert [m["role"] for m in retry] == ["system", "user"]  # the wrong file is not shown
+    assert retry[-1]["content"].startswith(first[-1]["content"])
+    assert "An earlier try at calc.py was run against checks of the request's examples: 1 of " \
+           "2 checks of the request's examples fail: line 3: assert raises(ValueError, " \
            "double, -1) → AssertionError" in retry[-1]["content"]
+    assert "return x + x" not in retry[-1]["content"].removeprefix(first[-1]["content"])
     write = [e for e in events if e.kind == "task_finished"][0]
     assert write.status == "done"
     assert "Checks: all 2 checks of the request's examples pass" in write.result
