@@ -146,3 +146,13 @@ def test_an_own_check_every_try_fails_keeps_the_first_file(ws: Path) -> None:
     assert stages == ["request_analyser", "plan", "author", "checks", "author", "author",
                       "judge", "summarizer"]
     assert events[-1].outcome == "succeeded"
+
+
+def test_a_try_that_fails_as_many_checks_does_not_replace_the_greedy_file(ws: Path) -> None:
+    also_wrong = "def double(x):\n    return 2 * x\n"  # the same check fails
+    events, _ = run(start() + [
+        authored(WRONG), checks(SCRIPT), authored(also_wrong), authored(also_wrong),
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True)
+    assert (ws / "calc.py").read_text() == WRONG
+    assert [e.stage for e in events if e.kind == "llm_call"].count("author") == 3
