@@ -46,20 +46,26 @@ def checks_in_reply(reply: str, request: str) -> CheckScripts:
     blocks = code_blocks(reply)
     if not blocks:
         return CheckScripts()
-    body = max(blocks, key=lambda block: len(block.body)).body
-    return CheckScripts(tidy_checks(body, request), tidy_checks(body, request, said=False))
+    return tidied(max(blocks, key=lambda block: len(block.body)).body, request)
 
 
 def tidy_checks(script: str, request: str, said: bool = True) -> str | None:
     """The check script in a form that runs as meant, keeping the checks ``request``
     states (``said``) or those it does not; None when nothing checkable is left."""
+    scripts = tidied(script, request)
+    return scripts.said if said else scripts.own
+
+
+def tidied(script: str, request: str) -> CheckScripts:
+    """The script read as meant, in one pass, its checks parted into those ``request``
+    states and the others; the other statements (imports, set-up) go with both."""
     tree = _parsed(script)
     if tree is None:
-        return None
+        return CheckScripts()
     stated = Said.of(request)
-    body: list[ast.stmt] = []
+    parts: dict[bool, list[ast.stmt]] = {True: [], False: []}
+    checks = {True: 0, False: 0}
     seen: set[str] = set()
-    checks = 0
     for stmt in tree.body:
         stmt = _meant(stmt)
         if stmt is None:
@@ -67,14 +73,20 @@ def tidy_checks(script: str, request: str, said: bool = True) -> str | None:
         key = ast.unparse(stmt)
         if key in seen:
             continue
-        is_check = _is_check(stmt)
-        if is_check and (checks >= MAX_CHECKS or stated.states(stmt) != said):
-            continue
         seen.add(key)
-        checks += is_check
-        body.append(stmt)
-    if not checks:
-        return None
+        if not _is_check(stmt):
+            for part in parts.values():
+                part.append(stmt)
+            continue
+        said = stated.states(stmt)
+        if checks[said] < MAX_CHECKS:
+            checks[said] += 1
+            parts[said].append(stmt)
+    return CheckScripts(*(_script(parts[said]) if checks[said] else None
+                          for said in (True, False)))
+
+
+def _script(body: list[ast.stmt]) -> str:
     return ast.unparse(ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))) + "\n"
 
 
