@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import os
+import posixpath
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,14 @@ class Resolved:
     @property
     def is_file(self) -> bool:
         return self.exists and not self.is_dir
+
+
+def path_key(value: object) -> str:
+    """A path as a call names it, in the one form calls are compared by (forward slashes,
+    normalised, relative as given); "" when it names none."""
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    return posixpath.normpath(value.strip().replace("\\", "/"))
 
 
 def workspace_root(workspace: Path) -> Path:

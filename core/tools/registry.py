@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import posixpath
 import re
 import types
 from collections.abc import Awaitable, Callable
@@ -33,6 +32,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 from core.events import Event
 from core.schema import SchemaError, coerce
 from core.tools.base import ToolContext, ToolError, ToolResult
+from core.tools.paths import path_key
 
 log = logging.getLogger(__name__)
 
@@ -204,12 +204,7 @@ class ToolRegistry:
         item = self._tools.get(name)
         if item is None or not isinstance(arguments, dict):
             return set()
-        found: set[str] = set()
-        for parameter in item.writes:
-            value = arguments.get(parameter)
-            if isinstance(value, str) and value.strip():
-                found.add(posixpath.normpath(value.strip().replace("\\", "/")))
-        return found
+        return {key for key in (path_key(arguments.get(p)) for p in item.writes) if key}
 
     def validate(self, name: str, arguments: Any) -> dict[str, Any]:
         """The arguments checked and coerced; raises ``ToolError`` with a readable message."""

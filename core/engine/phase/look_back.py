@@ -12,12 +12,12 @@ instead, completed, with a notice that says why.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.models.stage_results import TaskSpec
 from core.models.task import Task
+from core.tools.paths import path_key
 
 LOOKS = ("list_files", "read_file", "search_code")
 Writes = Callable[[str, dict[str, Any]], set[str]]
@@ -41,14 +41,9 @@ def looked_back(specs: Sequence[TaskSpec], tasks: Sequence[Task], last_round: in
             return []
         if spec.tool == "list_files":
             continue
-        path = _path(spec.arguments.get("path"))
+        path = path_key(spec.arguments.get("path"))
         if path not in written:
             return []
         looked.add(path)
     return sorted(looked or wrote)
 
-
-def _path(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        return ""
-    return posixpath.normpath(value.strip().replace("\\", "/"))
