@@ -55,8 +55,9 @@ PROMPT_MARGIN_TOKENS = 32
 # A sampled call draws from every token at least MIN_P as likely as the best (min-p), without
 # llama.cpp's default nucleus (top_p 0.95, cut before the temperature: one token is left
 # wherever the best holds 95% of the mass). In 7 of the 11 exercise runs whose Qwen retried a
-# file, every sampled retry was byte-identical to the first reply.
-SAMPLED_TOP_P = 1.0
+# file, every sampled retry was byte-identical to the first reply. (A greedy call, at
+# temperature 0, takes the best token whatever these say.)
+TOP_P = 1.0
 MIN_P = 0.05
 
 
@@ -267,12 +268,11 @@ class EmbeddedModel:
         use_threads(loaded, self._threads())
         # A sampled call is asked for because the likely reply did not do: with one fixed
         # seed, the same conversation would draw the same reply again.
-        sampled = sampling.temperature > 0
-        seed = SEED + next(self._draws) if sampled else SEED
+        seed = SEED + next(self._draws) if sampling.temperature > 0 else SEED
         try:
             result = loaded.llama.create_completion(
                 prompt=tokens, grammar=constraint, max_tokens=max_tokens,
-                temperature=sampling.temperature, top_p=SAMPLED_TOP_P if sampled else 0.95,
+                temperature=sampling.temperature, top_p=TOP_P,
                 min_p=MIN_P, repeat_penalty=sampling.repeat_penalty, seed=seed,
                 stop=loaded.stop_text, stopping_criteria=criteria)
         except (ValueError, RuntimeError) as exc:
