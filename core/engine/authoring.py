@@ -128,8 +128,8 @@ class Author:
         if scripts.said is None and scripts.own is None:
             return authored
 
-        async def ask(again: list[Message], temperature: float) -> tuple[Authored, str]:
-            return await self._ask(rel, old, edits, again, temperature)
+        async def ask(again: list[Message], temperature: float) -> Authored:
+            return (await self._ask(rel, old, edits, again, temperature))[0]
 
         return await self.checks.refine(rel, old, authored, messages, scripts, ask)
 

@@ -33,7 +33,7 @@ from core.tools.example_checks import CheckRun, run_checks
 CHECK_TOKENS = 512
 RETRIES = 2  # tries after the first when checks fail
 RETRY_TEMPERATURE = 0.7
-Ask = Callable[[list[Message], float], Awaitable[tuple[Authored, str]]]
+Ask = Callable[[list[Message], float], Awaitable[Authored]]
 
 
 def module_of(path: str) -> str:
@@ -81,10 +81,9 @@ class ExampleChecks:
         for _ in range(RETRIES):
             if last.said.problem or last.fails == (0, 0) or self.caller.accounting.exhausted:
                 break
-            told = bool(last.said.failed)
             again = _told(messages, checks_failed_request(rel, last.said.describe())) \
-                if told else messages
-            tried, _ = await ask(again, RETRY_TEMPERATURE)
+                if last.said.failed else messages
+            tried = await ask(again, RETRY_TEMPERATURE)
             if tried.content is None or problems(rel, old, tried.content):
                 break
             last = await self._score(rel, tried, scripts)
