@@ -67,7 +67,48 @@ def raises(exc, fn=None, *args, match=None, **kwargs):
     except exc as error:
         return _pd_matches(error, match)
     return False
+
+
+def _pd_shown(value):
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+_PD_TESTS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+             "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+             "is": lambda a, b: a is b, "is not": lambda a, b: a is not b}
+
+
+def _pd_compare(left, right, op, shown):
+    if _PD_TESTS[op](left, right):
+        return
+    if shown == "left":
+        raise AssertionError("got " + _pd_shown(left))
+    if shown == "right":
+        raise AssertionError("got " + _pd_shown(right))
+    raise AssertionError("left side " + _pd_shown(left) + ", right side " + _pd_shown(right))
+
+
+def _pd_true(value):
+    if not value:
+        raise AssertionError("got " + _pd_shown(value))
+
+
+def _pd_raises(exc, fn, *args, match=None, **kwargs):
+    name = getattr(exc, "__name__", "it")
+    try:
+        value = fn(*args, **kwargs)
+    except exc as error:
+        if not _pd_matches(error, match):
+            raise AssertionError(name + " message " + repr(str(error)) + " does not match "
+                                 + repr(match))
+        return
+    raise AssertionError("did not raise " + name + " (it returned " + _pd_shown(value) + ")")
 '''
+
+_OPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+        ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
 
 
 @dataclass(frozen=True)
@@ -96,13 +137,51 @@ def raises_block(stmt: ast.stmt) -> bool:
         and item.context_expr.func.id == "raises" for item in stmt.items)
 
 
+class _SaysWhatItGot(ast.NodeTransformer):
+    """Asserts rewritten so that a failing one says the value it got, as pytest's report
+    does (``assert f(1) == 2`` → "got 3"; a call that did not raise → what it returned):
+    a model told only "AssertionError" cannot tell what its code did."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.stmt:
+        test = node.test
+        if node.msg is not None:
+            return node
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPS:
+            right = test.comparators[0]
+            shown = ("both" if not _literal(test.left) and not _literal(right)
+                     else "right" if _literal(test.left) else "left")
+            call = _call("_pd_compare", [test.left, right, ast.Constant(_OPS[type(test.ops[0])]),
+                                         ast.Constant(shown)])
+        elif isinstance(test, ast.Call) and isinstance(test.func, ast.Name) \
+                and test.func.id == "raises" and len(test.args) >= 2:
+            call = ast.Call(ast.Name("_pd_raises", ast.Load()), test.args, test.keywords)
+        elif isinstance(test, ast.Call):
+            call = _call("_pd_true", [test])
+        else:
+            return node
+        return ast.copy_location(ast.Expr(call), node)
+
+
+def _call(name: str, args: list[ast.expr]) -> ast.Call:
+    return ast.Call(ast.Name(name, ast.Load()), args, [])
+
+
+def _literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
 def harness(script: str) -> tuple[str, int]:
-    """The script with each top-level statement run on its own, failures recorded, test_*
-    functions called (those the script does not call itself), and the tally printed after a
-    marker; and how many asserts it holds."""
+    """The script with each top-level statement run on its own, failures recorded (with the
+    value a failing assert got), test_* functions called (those the script does not call
+    itself), and the tally printed after a marker; and how many asserts it holds."""
     tree = ast.parse(script)
     asserts = sum(isinstance(node, ast.Assert) for node in ast.walk(tree)) + sum(
         raises_block(node) for node in tree.body)
+    tree = _SaysWhatItGot().visit(tree)
     body: list[ast.stmt] = []
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -41,15 +41,16 @@ def test_a_right_candidate_passes_and_the_workspace_is_untouched(ws: Path) -> No
 def test_each_failing_assert_is_reported_with_its_line(ws: Path) -> None:
     run = check(ws, "def double(x):\n    return x * 3\n")
     assert run.failed == ["line 2: assert double(1) == 2, 'one' → AssertionError: one",
-                          "line 3: assert double(2) == 4 → AssertionError",
-                          "line 4: assert raises(ValueError, double, -1) → AssertionError"]
+                          "line 3: assert double(2) == 4 → AssertionError: got 6",
+                          "line 4: assert raises(ValueError, double, -1) → AssertionError: "
+                          "did not raise ValueError (it returned -3)"]
     assert run.describe().startswith("3 of 3 checks of the request's examples fail: line 2")
 
 
 def test_test_functions_are_called_and_a_crash_or_a_hang_is_said(ws: Path) -> None:
     run = check(ws, GOOD, "from calc import double\n\n\ndef test_big():\n"
                           "    assert double(50) == 10\n")
-    assert run.failed == ["test_big(): AssertionError: "]
+    assert run.failed == ["test_big(): AssertionError: got 100"]
     crashed = check(ws, "import sys\nsys.exit(3)\n")
     assert crashed.failed == ["the module or the checks stopped early (exit code 3)"]
     hung = check(ws, GOOD, "from calc import double\nwhile True:\n    pass\nassert 1\n", 2)
@@ -94,3 +95,27 @@ def test_an_expected_message_is_checked_as_pytest_raises_checks_match(ws: Path) 
     assert run.asserts == 4
     assert [line.split(":")[0] for line in run.failed] == ["line 3", "line 6"]
     assert "ValueError message 'negative' does not match 'too small'" in run.failed[1]
+
+
+def test_a_failing_assert_says_what_the_code_gave_as_pytest_would(ws: Path) -> None:
+    script = ("from calc import double\n"
+              "assert 4 == double(1)\n"
+              "assert double(1) == double(2)\n"
+              "assert 'ab' in str(double(3))\n"
+              "assert double(0)\n"
+              "assert double(1) < 3\n"
+              "assert raises(ValueError, double, -1, match='^positive')\n"
+              "calls = []\n"
+              "assert calls.append(1) is not None\n"
+              "assert calls == [1]\n"
+              "assert double(9) == 1, 'the script says so'\n")
+    run = check(ws, GOOD, script)
+    assert run.asserts == 9
+    assert [line.split(" → ")[1] for line in run.failed] == [
+        "AssertionError: got 2",
+        "AssertionError: left side 2, right side 4",
+        "AssertionError: got '6'",
+        "AssertionError: got 0",
+        "AssertionError: ValueError message 'negative' does not match '^positive'",
+        "AssertionError: got None",
+        "AssertionError: the script says so"]
