@@ -42,11 +42,14 @@ class CheckScripts:
 
 def checks_in_reply(reply: str, request: str) -> CheckScripts:
     """The check scripts of a reply (its longest fenced block, or a block it was cut off in:
-    the unfinished statement is dropped), tidied against ``request``."""
+    its last line is dropped, whole or not: ``assert LR`` parses), tidied against
+    ``request``."""
     blocks = code_blocks(reply)
     if not blocks:
         return CheckScripts()
-    return tidied(max(blocks, key=lambda block: len(block.body)).body, request)
+    block = max(blocks, key=lambda block: len(block.body))
+    body = block.body if block.closed else "".join(block.body.splitlines(True)[:-1])
+    return tidied(body, request)
 
 
 def tidy_checks(script: str, request: str, said: bool = True) -> str | None:

@@ -139,3 +139,15 @@ def test_a_test_function_is_a_check_and_its_asserts_are_read_as_meant() -> None:
     tidied = tidy_checks(script, "f('x') raises ValueError")
     assert tidied is not None
     assert "def test_f():\n    assert raises(ValueError, lambda: f('x'))" in tidied
+
+
+def test_the_last_line_of_a_reply_cut_off_inside_its_block_is_dropped_even_if_it_parses(
+        ) -> None:
+    # The end of ex-lru-cache's checks reply, which ran out of tokens repeating itself.
+    cut = ("```python\nfrom lru import LRUCache\n\n"
+           "assert LRUCache(1).get(1) == None\nassert len(LRUCache(1)) == 0\nassert LR")
+    scripts = checks_in_reply(cut, request("ex-lru-cache"))
+    assert scripts.said == ("from lru import LRUCache\nassert LRUCache(1).get(1) == None\n"
+                            "assert len(LRUCache(1)) == 0\n")
+    closed = checks_in_reply(cut + "\n```", request("ex-lru-cache"))
+    assert closed.said is not None and closed.said.endswith("assert LR\n")
