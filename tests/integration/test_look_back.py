@@ -63,12 +63,37 @@ def test_a_round_that_learns_something_new_runs(ws: Path, second: list[dict], wh
     assert not [e for e in of(events, "notice") if "reads back" in e.message]
 
 
-def test_reading_back_a_file_whose_checks_fail_runs(ws: Path) -> None:
+def test_reading_back_a_file_whose_checks_still_fail_ends_the_phase_incomplete(
+        ws: Path) -> None:
+    events, model = run(first_round(WRONG) + [
+        authored(WRONG), authored(WRONG),
+        judge([1], completed=False, action="continue_phase"),
+        plan(task(1, "list_files", path="."), task(2, "read_file", path="calc.py")),
+        summary("## Partly done\n\ndouble is still wrong."),
+    ], ws, request=ASK, check_examples=True, think_stage="never")
+    stages = [e.stage for e in events if e.kind == "llm_call"]
+    assert stages == ["request_analyser", "plan", "author", "checks", "author", "author",
+                      "judge", "plan", "summarizer"]
+    assert [e.tool for e in of(events, "task_started")] == ["write_file"]
+    notice = [e for e in of(events, "notice") if "reads back" in e.message]
+    assert [(e.level, e.message) for e in notice] == [(
+        "warning", "Phase 1, round 2: the plan only reads back calc.py, which round 1 wrote "
+                   "and the judge has the facts of; the phase ends without running it. Checks "
+                   "of the request's examples still fail for calc.py after every try at it.")]
+    finished = of(events, "phase_finished")[0]
+    assert (finished.status, finished.rounds) == ("incomplete", 1)
+    assert (ws / "calc.py").read_text() == WRONG
+    assert events[-1].outcome == "partial"
+    assert model.remaining == 0
+
+
+def test_a_new_write_after_failed_checks_still_runs(ws: Path) -> None:
     events, _ = run(first_round(WRONG) + [
         authored(WRONG), authored(WRONG),
         judge([1], completed=False, action="continue_phase"),
-        plan(task(1, "read_file", path="calc.py")), judge([1]),
-        summary("## Partly done\n\ndouble is still wrong."),
+        plan(task(1, "write_file", path="calc.py", instruction="return twice x")),
+        authored(RIGHT), judge([1]), summary("## Done\n\ndouble is implemented."),
     ], ws, request=ASK, check_examples=True, think_stage="never")
-    assert [e.tool for e in of(events, "task_started")] == ["write_file", "read_file"]
-    assert events[-1].outcome == "partial"
+    assert [e.tool for e in of(events, "task_started")] == ["write_file", "write_file"]
+    assert (ws / "calc.py").read_text() == RIGHT
+    assert events[-1].outcome == "succeeded"

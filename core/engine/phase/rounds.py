@@ -188,17 +188,26 @@ class PhaseRounds:
         """A plan that would only read back what the last round wrote ends the phase
         (``look_back``); the round is not counted, since none of it ran."""
         engine, phase = self.engine, self.phase
-        files = looked_back(specs, phase.tasks, phase.rounds - 1, engine.tools.written_paths,
-                            engine.tools.author.checks_failing)
-        if not files:
+        look = looked_back(specs, phase.tasks, phase.rounds - 1, engine.tools.written_paths,
+                           engine.tools.author.checks_failing)
+        if look is None:
             return False
-        engine.emit(Notice(level="info", stage="plan", message=(
-            f"Phase {phase.id}, round {phase.rounds}: the plan only reads back "
-            f"{', '.join(files)}, which round {phase.rounds - 1} wrote and the judge has the "
-            "facts of; the phase ends without running it.")))
+        said = (f"Phase {phase.id}, round {phase.rounds}: the plan only reads back "
+                f"{', '.join(look.files)}, which round {phase.rounds - 1} wrote and the judge "
+                "has the facts of; the phase ends without running it")
+        if look.failing:
+            failing = ", ".join(look.failing)
+            engine.emit(Notice(level="warning", stage="plan", message=(
+                f"{said}. Checks of the request's examples still fail for {failing} after "
+                "every try at it.")))
+        else:
+            engine.emit(Notice(level="info", stage="plan", message=f"{said}."))
         phase.rounds -= 1
         self.round_starts.pop()
-        self._end("completed")
+        if look.failing:
+            self._end("incomplete", f"checks of the request's examples still fail for {failing}")
+        else:
+            self._end("completed")
         return True
 
     def _stalled(self, specs: tuple[TaskSpec, ...]) -> bool:
