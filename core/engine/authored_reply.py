@@ -21,12 +21,14 @@ EDIT_BLOCK = re.compile(r"^<{5,9} ?SEARCH[^\n]*\n(?P<search>.*?)^={5,9}[ \t]*\n"
 @dataclass(frozen=True)
 class Authored:
     """The new content, or ``problem`` saying why there is none; ``checks`` says what the
-    checks of the request's examples found (phase engine, Python files)."""
+    checks of the request's examples found (phase engine, Python files); ``kept``: no new try
+    did better than the file as it is, which stays."""
 
     content: str | None
     problem: str = ""
     checks: str = ""
     checks_failed: bool = False
+    kept: bool = False
 
 
 def whole_file(reply: str, path: str) -> Authored:

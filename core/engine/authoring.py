@@ -72,6 +72,8 @@ class FileHistory:
     failures: list[str] = field(default_factory=list)
     facts: str = ""
     checks_failing: bool = False  # the request's examples fail for what was last written
+    started: bool = False  # ``before`` holds the file as the run's first write found it
+    before: str | None = None
 
 
 class Author:
@@ -98,11 +100,19 @@ class Author:
         old = current.text
         edits = old is not None and len(old) > SEARCH_REPLACE_CHARS
         history = self.files.setdefault(current.rel, FileHistory())
+        if not history.started:
+            history.started, history.before = True, old
+        # A file this run wrote that the request's checks fail for is not shown again: the
+        # Qwen copied it (ex-ipv4, ex-histogram: a later round's tries were the same file);
+        # the call starts from the file as it was before the run, told what failed.
+        afresh = history.checks_failing and not edits and history.before != old
         context = self.context(ctx)
         messages: list[Message] = [{"role": "system", "content": AUTHOR_SYSTEM},
                                    {"role": "user", "content": authoring_prompt(
-                                       current.rel, instruction, old, context, edits,
-                                       history.failures[-EARLIER_SHOWN:], history.facts)}]
+                                       current.rel, instruction,
+                                       history.before if afresh else old, context, edits,
+                                       history.failures[-EARLIER_SHOWN:], history.facts,
+                                       afresh)}]
         temperature = RETRY_TEMPERATURE if history.failures or history.checks_failing else 0.0
         for attempt in range(1, TRIES + 1):
             authored, reply = await self._ask(current.rel, old, edits, messages, temperature)
@@ -111,7 +121,7 @@ class Author:
             wrong = problems(current.rel, old, authored.content)
             if not wrong:
                 return await self._checked(current.rel, old, edits, authored, messages,
-                                           context, instruction)
+                                           context, instruction, afresh)
             if attempt == TRIES:
                 return authored
             messages += [{"role": "assistant", "content": reply},
@@ -120,8 +130,10 @@ class Author:
 
     async def _checked(self, rel: str, old: str | None, edits: bool, authored: Authored,
                        messages: list[Message], context: AuthoringContext,
-                       instruction: str) -> Authored:
-        """``authored`` as the request's examples check it (when this engine checks)."""
+                       instruction: str, afresh: bool = False) -> Authored:
+        """``authored`` as the request's examples check it (when this engine checks);
+        ``afresh``: the file as it is competes with the new tries (a rewrite not shown it
+        must not make it worse)."""
         if self.checks is None or edits or not is_python(rel):
             return authored
         scripts = await self.checks.script(rel, context, instruction)
@@ -131,7 +143,8 @@ class Author:
         async def ask(again: list[Message], temperature: float) -> Authored:
             return (await self._ask(rel, old, edits, again, temperature))[0]
 
-        return await self.checks.refine(rel, old, authored, messages, scripts, ask)
+        return await self.checks.refine(rel, old, authored, messages, scripts, ask,
+                                        old if afresh else None)
 
     async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
                    temperature: float = 0.0) -> tuple[Authored, str]:

@@ -78,8 +78,12 @@ class AuthoringTools(WrappedTools):
         authored = await self.author.content(path, str(arguments["instruction"]), ctx)
         if authored.content is None:
             return ToolResult(False, error=f"{path} was not written: {authored.problem}")
-        result = await self.inner.execute(WRITE, {"path": path, "content": authored.content,
-                                                  "overwrite": True}, ctx)
+        if authored.kept:
+            result = ToolResult(True, output=f"kept {path} as it was: no new try did better "
+                                             "against the request's examples")
+        else:
+            result = await self.inner.execute(WRITE, {"path": path, "content": authored.content,
+                                                      "overwrite": True}, ctx)
         if result.ok and authored.checks:
             result = replace(result, output=f"{result.output}\nChecks: {authored.checks}")
         rel = current_text(self.author.workspace, path).rel

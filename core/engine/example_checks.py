@@ -69,14 +69,17 @@ class ExampleChecks:
         return self.scripts[rel]
 
     async def refine(self, rel: str, old: str | None, candidate: Authored,
-                     messages: list[Message], scripts: CheckScripts, ask: Ask) -> Authored:
+                     messages: list[Message], scripts: CheckScripts, ask: Ask,
+                     incumbent: str | None = None) -> Authored:
         """``candidate``, or a later try that fails fewer checks; with the report of the
         request's checks. A try after failed request checks is the same call told what
         failed, without the failed file (shown its earlier reply, the Qwen wrote it again
         byte for byte); a try after failed own checks is the same call again. Both are
         sampled, not greedy: the most likely reply of a small model is the same file. A try
         replaces the first only when fewer checks fail for it: on a tie the greedy reply is
-        kept (in the evaluation, tied sampled tries passed fewer of the hidden tests)."""
+        kept (in the evaluation, tied sampled tries passed fewer of the hidden tests).
+        ``incumbent``: the file as it is, which the tries were not shown; when fewer checks
+        fail for it than for every try, it stays (``kept``)."""
         best = last = await self._score(rel, candidate, scripts)
         for _ in range(RETRIES):
             if last.said.problem or last.fails == (0, 0) or self.caller.accounting.exhausted:
@@ -91,6 +94,10 @@ class ExampleChecks:
                 break
             if last.fails < best.fails:
                 best = last
+        if incumbent is not None:
+            standing = await self._score(rel, Authored(incumbent, kept=True), scripts)
+            if standing.fails < best.fails:
+                best = standing
         return best.reported(scripts.said is not None)
 
     async def _score(self, rel: str, candidate: Authored, scripts: CheckScripts) -> Scored:

@@ -242,9 +242,11 @@ def task_line(path: str, instruction: str) -> str:
 
 
 def authoring_prompt(path: str, instruction: str, current: str | None, context: Any,
-                     edits: bool, failures: list[str], facts: str) -> str:
+                     edits: bool, failures: list[str], facts: str, afresh: bool = False) -> str:
     """The authoring call's request: what to write, the file as it is, what it builds on,
-    what went wrong before; the reply format last. ``context`` is an ``AuthoringContext``."""
+    what went wrong before; the reply format last. ``context`` is an ``AuthoringContext``;
+    ``afresh``: ``current`` is the file as it was before this run, since the version
+    written since fails the request's checks (and is not shown)."""
     language = fence_language(path)
     parts = [f"Request:\n{context.request}"]
     if context.words and context.words.strip() != context.request.strip():
@@ -253,11 +255,16 @@ def authoring_prompt(path: str, instruction: str, current: str | None, context: 
     if context.goal:
         parts.append(f"Current goal: {context.goal}")
     parts.append(task_line(path, instruction))
+    if afresh:
+        parts.append(f"The version of {path} written earlier in this run is not shown: checks "
+                     "of the request's examples fail for it (below). Write the file afresh.")
     if current is None:
-        parts.append(f"{path} does not exist yet: write it from scratch.")
+        parts.append(f"{path} {'did not exist before this run' if afresh else 'does not exist yet'}"
+                     ": write it from scratch.")
     else:
         fence = "````" if "```" in current else "```"
-        parts.append(f"Current content of {path}:\n{fence}{language}\n{current}"
+        title = f"Content of {path} before this run" if afresh else f"Current content of {path}"
+        parts.append(f"{title}:\n{fence}{language}\n{current}"
                      f"{'' if current.endswith(chr(10)) or not current else chr(10)}{fence}")
     if context.related:
         parts.append(f"Results this task builds on:\n{context.related}")

@@ -83,8 +83,30 @@ def test_the_next_write_of_the_file_is_told_which_checks_failed(ws: Path) -> Non
     assert "Checked after the last write of calc.py: calc.py parses; 1 of 2 checks of the " \
            "request's examples fail" in last_author["messages"][-1]["content"]
     assert last_author["temperature"] == 0.7  # its last greedy write was wrong: sampled
+    shown = last_author["messages"][-1]["content"]
+    assert "return x + x" not in shown  # the failing file is not shown: the Qwen copied it
+    assert "The version of calc.py written earlier in this run is not shown" in shown
+    assert f"Content of calc.py before this run:\n```python\n{STUB}```" in shown
     assert [e.status for e in events if e.kind == "task_finished"] == ["done", "done"]
     assert events[-1].outcome == "succeeded"  # the last write passes its checks
+
+
+def test_a_later_rewrite_that_does_no_better_keeps_the_file_as_it_is(ws: Path) -> None:
+    worse = "def double(x):\n    return 0\n"
+    events, _ = run(start() + [
+        authored(WRONG), checks(SCRIPT), authored(WRONG), authored(WRONG),
+        judge([1], completed=False, action="continue_phase", reason="ValueError missing"),
+        plan(task(1, "write_file", path="calc.py", instruction="raise ValueError for x < 0")),
+        authored(worse), authored(worse), authored(worse),
+        judge([1]), summary("## Partly done\n\ndouble does not raise yet."),
+    ], ws, request=ASK, check_examples=True)
+    assert (ws / "calc.py").read_text() == WRONG  # 1 check fails for it, 2 for every new try
+    second = [e for e in events if e.kind == "task_finished"][1]
+    assert second.status == "done"
+    assert second.result.startswith("kept calc.py as it was: no new try did better against "
+                                    "the request's examples\nChecks: 1 of 2 checks")
+    assert len([e for e in events if e.kind == "file_changed"]) == 1
+    assert events[-1].outcome == "partial"
 
 
 def test_a_passing_file_costs_one_check_call_and_the_script_is_reused(ws: Path) -> None:
