@@ -145,9 +145,24 @@ def test_the_last_line_of_a_reply_cut_off_inside_its_block_is_dropped_even_if_it
         ) -> None:
     # The end of ex-lru-cache's checks reply, which ran out of tokens repeating itself.
     cut = ("```python\nfrom lru import LRUCache\n\n"
-           "assert LRUCache(1).get(1) == None\nassert len(LRUCache(1)) == 0\nassert LR")
+           "assert raises(ValueError, LRUCache, 0)\nassert LRUCache(1).get(1) == None\n"
+           "assert LR")
     scripts = checks_in_reply(cut, request("ex-lru-cache"))
-    assert scripts.said == ("from lru import LRUCache\nassert LRUCache(1).get(1) == None\n"
-                            "assert len(LRUCache(1)) == 0\n")
+    assert scripts == CheckScripts(
+        "from lru import LRUCache\nassert raises(ValueError, LRUCache, 0)\n",
+        "from lru import LRUCache\nassert LRUCache(1).get(1) == None\n")
     closed = checks_in_reply(cut + "\n```", request("ex-lru-cache"))
-    assert closed.said is not None and closed.said.endswith("assert LR\n")
+    assert closed.own is not None and closed.own.endswith("assert LR\n")
+
+
+def test_a_check_made_only_of_zeros_ones_and_none_is_the_models_own() -> None:
+    # ex-lru-cache's checks: every value is "stated" (0 and 1 always are), and the first two
+    # are wrong: put returns None. The reference solution fails them.
+    reply = ("```python\nfrom lru import LRUCache\n"
+             "assert LRUCache(1).put(1, 1) == 1\nassert LRUCache(1).get(1) == 1\n"
+             "assert raises(ValueError, LRUCache, 0)\nassert LRUCache(1).get(1) is None\n```")
+    scripts = checks_in_reply(reply, request("ex-lru-cache"))
+    assert scripts.said == "from lru import LRUCache\nassert raises(ValueError, LRUCache, 0)\n"
+    assert solved("ex-lru-cache", scripts.said).failed == []
+    assert scripts.own is not None and scripts.own.count("assert ") == 3
+    assert len(solved("ex-lru-cache", scripts.own).failed) == 2
