@@ -21,7 +21,8 @@ from typing import Any
 
 from core.engine.authored_reply import Authored, search_replace, whole_file
 from core.engine.example_checks import RETRY_TEMPERATURE, ExampleChecks
-from core.engine.prompts import AUTHOR_SYSTEM, authoring_prompt, fix_request
+from core.engine.prompts import (
+    AUTHOR_SYSTEM, authoring_prompt, fix_request, plain_authoring_prompt)
 from core.engine.stage_caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
 from core.models.task import Task
@@ -106,11 +107,11 @@ class Author:
         # Qwen copied it (ex-ipv4, ex-histogram: a later round's tries were the same file);
         # the call starts from the file as it was before the run, told what failed.
         afresh = history.checks_failing and not edits and history.before != old
+        shown = history.before if afresh else old
         context = self.context(ctx)
         messages: list[Message] = [{"role": "system", "content": AUTHOR_SYSTEM},
                                    {"role": "user", "content": authoring_prompt(
-                                       current.rel, instruction,
-                                       history.before if afresh else old, context, edits,
+                                       current.rel, instruction, shown, context, edits,
                                        history.failures[-EARLIER_SHOWN:], history.facts,
                                        afresh)}]
         temperature = RETRY_TEMPERATURE if history.failures or history.checks_failing else 0.0
@@ -121,7 +122,7 @@ class Author:
             wrong = problems(current.rel, old, authored.content)
             if not wrong:
                 return await self._checked(current.rel, old, edits, authored, messages,
-                                           context, instruction, afresh)
+                                           context, instruction, afresh, shown)
             if attempt == TRIES:
                 return authored
             messages += [{"role": "assistant", "content": reply},
@@ -130,10 +131,12 @@ class Author:
 
     async def _checked(self, rel: str, old: str | None, edits: bool, authored: Authored,
                        messages: list[Message], context: AuthoringContext,
-                       instruction: str, afresh: bool = False) -> Authored:
+                       instruction: str, afresh: bool = False,
+                       shown: str | None = None) -> Authored:
         """``authored`` as the request's examples check it (when this engine checks);
         ``afresh``: the file as it is competes with the new tries (a rewrite not shown it
-        must not make it worse)."""
+        must not make it worse); ``shown``: the file as the call was shown it, for the
+        plain framing of the same call."""
         if self.checks is None or edits or not is_python(rel):
             return authored
         scripts = await self.checks.script(rel, context, instruction)
@@ -143,8 +146,11 @@ class Author:
         async def ask(again: list[Message], temperature: float) -> Authored:
             return (await self._ask(rel, old, edits, again, temperature))[0]
 
+        plain: list[Message] = [{"role": "system", "content": AUTHOR_SYSTEM},
+                                {"role": "user", "content": plain_authoring_prompt(
+                                    rel, shown, context)}]
         return await self.checks.refine(rel, old, authored, messages, scripts, ask,
-                                        old if afresh else None)
+                                        old if afresh else None, plain)
 
     async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
                    temperature: float = 0.0) -> tuple[Authored, str]:

@@ -4,11 +4,12 @@ For a Python file, the model is asked once per file for a short script of assert
 examples and rules the request states (the request's own words; the tests a person keeps
 elsewhere are never seen). The candidate file runs against them in a sandboxed copy of the
 workspace (``core.tools.example_checks``). Only the checks of examples the request itself
-states are taken at their word (``check_script``): when some fail, the authoring call is asked
-once more with what failed (twice at most, sampled rather than greedy). The model's other
+states are taken at their word (``check_script``): when some fail, the same call framed as
+the person would ask the model alone (their words and the file) is tried, greedy, and then the
+authoring call told what failed, sampled rather than greedy (two tries at most). The model's other
 checks are often wrong, so no model is ever told they failed; but where they fail while the
-request's own pass, an independent sample of the same authoring call is drawn (twice at
-most), and the candidate written is the one the fewest request checks fail for, then the
+request's own pass, the plain framing and an independent sample of the same authoring call
+are drawn, and the candidate written is the one the fewest request checks fail for, then the
 fewest of the model's own: a wrong check fails every right candidate alike and so cannot
 choose between them, a right one tells them apart (the idea of CodeT, Chen et al. 2022).
 What the request's checks said goes with the write's result to the judge and to the next
@@ -70,25 +71,33 @@ class ExampleChecks:
 
     async def refine(self, rel: str, old: str | None, candidate: Authored,
                      messages: list[Message], scripts: CheckScripts, ask: Ask,
-                     incumbent: str | None = None) -> Authored:
+                     incumbent: str | None = None,
+                     plain: list[Message] | None = None) -> Authored:
         """``candidate``, or a later try that fails fewer checks; with the report of the
-        request's checks. A try after failed request checks is the same call told what
-        failed, without the failed file (shown its earlier reply, the Qwen wrote it again
-        byte for byte); a try after failed own checks is the same call again. Both are
-        sampled, not greedy: the most likely reply of a small model is the same file. A try
+        request's checks. After the plain framing's try (below), a try after failed request
+        checks is the same call told what failed, without the failed file (shown its earlier
+        reply, the Qwen wrote it again byte for byte); a try after failed own checks is the
+        same call again. Both are sampled, not greedy: the most likely reply of a small model
+        to the same prompt is the same file. A try
         replaces the first only when fewer checks fail for it: on a tie the greedy reply is
         kept (in the evaluation, tied sampled tries passed fewer of the hidden tests).
         ``incumbent``: the file as it is, which the tries were not shown; when fewer checks
-        fail for it than for every try, it stays (``kept``)."""
+        fail for it than for every try, it stays (``kept``). ``plain``: the same call framed
+        as the person would ask the model alone; the first try is its greedy reply (the
+        offline re-run of 11 exercises' first writes: 61% of hidden tests with two sampled
+        tries, 64% with the plain framing's reply and one sampled try)."""
         best = last = await self._score(rel, candidate, scripts)
-        for _ in range(RETRIES):
-            if last.said.problem or last.fails == (0, 0) or self.caller.accounting.exhausted:
+        for retry in range(RETRIES):
+            if last.said.problem or best.fails == (0, 0) or self.caller.accounting.exhausted:
                 break
-            again = _told(messages, checks_failed_request(rel, last.said.describe())) \
-                if last.said.failed else messages
-            tried = await ask(again, RETRY_TEMPERATURE)
+            if retry == 0 and plain is not None:
+                tried = await ask(plain, 0.0)
+            else:
+                again = _told(messages, checks_failed_request(rel, best.said.describe())) \
+                    if best.said.failed else messages
+                tried = await ask(again, RETRY_TEMPERATURE)
             if tried.content is None or problems(rel, old, tried.content):
-                break
+                continue
             last = await self._score(rel, tried, scripts)
             if last.said.problem:
                 break

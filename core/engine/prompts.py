@@ -288,6 +288,23 @@ def authoring_prompt(path: str, instruction: str, current: str | None, context: 
     return "\n\n".join(parts)
 
 
+def plain_authoring_prompt(path: str, current: str | None, context: Any) -> str:
+    """The authoring call framed as the person would ask the model alone: their words, the
+    file, the reply format; no structured request, goal or plan instruction. Its greedy reply
+    is a second candidate as likely right as the first, and often right where the first is
+    wrong (``ExampleChecks.refine``)."""
+    language = fence_language(path)
+    asked = context.words.strip()[:WORDS_CHARS] if context.words else context.request
+    if current is None:
+        shown = f"{path} does not exist yet."
+    else:
+        fence = "````" if "```" in current else "```"
+        shown = (f"{path}:\n{fence}{language}\n{current}"
+                 f"{'' if current.endswith(chr(10)) or not current else chr(10)}{fence}")
+    return (f"{asked}\n\n{shown}\n\nReply with the complete new content of {path} in one "
+            f"fenced code block (```{language}).")
+
+
 CHECKS_SYSTEM = ("You write short Python check scripts: plain assert statements, no test "
                  "framework, no printing.")
 

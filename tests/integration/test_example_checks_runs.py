@@ -28,30 +28,47 @@ def start() -> list[dict]:
             plan(task(1, "write_file", path="calc.py", instruction="implement double"))]
 
 
-def test_failing_checks_bring_a_second_try_and_the_better_file_is_written(ws: Path) -> None:
+def test_failing_checks_bring_more_tries_and_the_better_file_is_written(ws: Path) -> None:
     events, model = run(start() + [
-        authored(WRONG), checks(SCRIPT), authored(RIGHT),
+        authored(WRONG), checks(SCRIPT), authored(WRONG), authored(RIGHT),
         judge([1]), summary("## Done\n\ndouble is implemented."),
     ], ws, request=ASK, check_examples=True)
     assert (ws / "calc.py").read_text() == RIGHT
     ask_checks = model.requests[3]["messages"][-1]["content"]
     assert ASK in ask_checks and "from calc import ..." in ask_checks
-    assert model.requests[4]["temperature"] == 0.7  # sampled: the greedy reply was wrong
-    first, retry = model.requests[2]["messages"], model.requests[4]["messages"]
-    assert [m["role"] for m in retry] == ["system", "user"]  # the wrong file is not shown
-    assert retry[-1]["content"].startswith(first[-1]["content"])
+    first, plain, told = (model.requests[i] for i in (2, 4, 5))
+    # The first try: the same call framed as the person would ask the model alone, greedy.
+    assert plain["temperature"] == 0.0
+    assert plain["messages"][-1]["content"] == (
+        f"{ASK}\n\ncalc.py:\n```python\n{STUB}```\n\nReply with the complete new content "
+        "of calc.py in one fenced code block (```python).")
+    # The next: the first call told what failed, sampled; the wrong file is not shown.
+    assert told["temperature"] == 0.7
+    assert [m["role"] for m in told["messages"]] == ["system", "user"]
+    assert told["messages"][-1]["content"].startswith(first["messages"][-1]["content"])
     assert "An earlier try at calc.py was run against checks of the request's examples: 1 of " \
            "2 checks of the request's examples fail: line 3: assert raises(ValueError, " \
-           "double, -1) → AssertionError" in retry[-1]["content"]
-    assert "return x + x" not in retry[-1]["content"].removeprefix(first[-1]["content"])
+           "double, -1) → AssertionError" in told["messages"][-1]["content"]
+    assert "return x + x" not in told["messages"][-1]["content"].removeprefix(
+        first["messages"][-1]["content"])
     write = [e for e in events if e.kind == "task_finished"][0]
     assert write.status == "done"
     assert "Checks: all 2 checks of the request's examples pass" in write.result
-    judge_prompt = model.requests[5]["messages"]
+    judge_prompt = model.requests[6]["messages"]
     assert any("Checks: all 2 checks" in str(m.get("content")) for m in judge_prompt)
     stages = [e.stage for e in events if e.kind == "llm_call"]
-    assert stages == ["request_analyser", "plan", "author", "checks", "author", "judge",
-                      "summarizer"]
+    assert stages == ["request_analyser", "plan", "author", "checks", "author", "author",
+                      "judge", "summarizer"]
+
+
+def test_the_plain_framings_reply_is_written_when_it_passes(ws: Path) -> None:
+    events, model = run(start() + [
+        authored(WRONG), checks(SCRIPT), authored(RIGHT),
+        judge([1]), summary("## Done\n\ndouble is implemented."),
+    ], ws, request=ASK, check_examples=True)
+    assert (ws / "calc.py").read_text() == RIGHT
+    assert "Structured request" not in model.requests[4]["messages"][-1]["content"]
+    assert [e.stage for e in events if e.kind == "llm_call"].count("author") == 2
 
 
 def test_a_file_whose_checks_still_fail_is_written_and_the_run_is_not_a_success(
@@ -93,7 +110,7 @@ def test_the_next_write_of_the_file_is_told_which_checks_failed(ws: Path) -> Non
 
 def test_a_later_rewrite_that_does_no_better_keeps_the_file_as_it_is(ws: Path) -> None:
     worse = "def double(x):\n    return 0\n"
-    events, _ = run(start() + [
+    events, model = run(start() + [
         authored(WRONG), checks(SCRIPT), authored(WRONG), authored(WRONG),
         judge([1], completed=False, action="continue_phase", reason="ValueError missing"),
         plan(task(1, "write_file", path="calc.py", instruction="raise ValueError for x < 0")),
@@ -101,6 +118,9 @@ def test_a_later_rewrite_that_does_no_better_keeps_the_file_as_it_is(ws: Path) -
         judge([1]), summary("## Partly done\n\ndouble does not raise yet."),
     ], ws, request=ASK, check_examples=True)
     assert (ws / "calc.py").read_text() == WRONG  # 1 check fails for it, 2 for every new try
+    later = [r["messages"][-1]["content"] for r in model.requests if r["tools"] == []][-3:]
+    assert len(later) == 3 and all(STUB in text and "return x + x" not in text
+                                   for text in later)  # none of the tries is shown it
     second = [e for e in events if e.kind == "task_finished"][1]
     assert second.status == "done"
     assert second.result.startswith("kept calc.py as it was: no new try did better against "
@@ -144,16 +164,17 @@ CONSTANT = ("def double(x):\n    if x < 0:\n        raise ValueError('negative')
 def test_the_models_own_checks_choose_between_independent_tries(ws: Path) -> None:
     own = SCRIPT + "assert double(3) == 6\n"  # 3 and 6 are not in the request
     events, model = run(start() + [
-        authored(CONSTANT), checks(own), authored(RIGHT),
+        authored(CONSTANT), checks(own), authored(CONSTANT), authored(RIGHT),
         judge([1]), summary("## Done\n\ndouble is implemented."),
     ], ws, request=ASK, check_examples=True)
     assert (ws / "calc.py").read_text() == RIGHT
-    first, second = model.requests[2], model.requests[4]
-    assert second["messages"] == first["messages"]  # the same call again, told nothing
-    assert (first["temperature"], second["temperature"]) == (0.0, 0.7)
+    first, plain, third = model.requests[2], model.requests[4], model.requests[5]
+    assert plain["messages"] != first["messages"]  # the plain framing
+    assert third["messages"] == first["messages"]  # the same call again, told nothing
+    assert (first["temperature"], plain["temperature"], third["temperature"]) == (0.0, 0.0, 0.7)
     write = [e for e in events if e.kind == "task_finished"][0]
     assert "Checks: all 2 checks of the request's examples pass" in write.result
-    assert "double(3)" not in "\n".join(str(m.get("content")) for m in model.requests[5]["messages"])
+    assert "double(3)" not in "\n".join(str(m.get("content")) for m in model.requests[6]["messages"])
 
 
 def test_an_own_check_every_try_fails_keeps_the_first_file(ws: Path) -> None:
