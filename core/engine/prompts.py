@@ -250,7 +250,7 @@ def authoring_prompt(path: str, instruction: str, current: str | None, context: 
     language = fence_language(path)
     parts = [f"Request:\n{context.request}"]
     if context.words and context.words.strip() != context.request.strip():
-        parts = [f"The person asked:\n{context.words.strip()[:WORDS_CHARS]}",
+        parts = [f"The person asked:\n{asked(context)}",
                  f"Structured request:\n{context.request}"]
     if context.goal:
         parts.append(f"Current goal: {context.goal}")
@@ -262,10 +262,8 @@ def authoring_prompt(path: str, instruction: str, current: str | None, context: 
         parts.append(f"{path} {'did not exist before this run' if afresh else 'does not exist yet'}"
                      ": write it from scratch.")
     else:
-        fence = "````" if "```" in current else "```"
         title = f"Content of {path} before this run" if afresh else f"Current content of {path}"
-        parts.append(f"{title}:\n{fence}{language}\n{current}"
-                     f"{'' if current.endswith(chr(10)) or not current else chr(10)}{fence}")
+        parts.append(f"{title}:\n{fenced(current, language)}")
     if context.related:
         parts.append(f"Results this task builds on:\n{context.related}")
     for failure in failures:
@@ -294,15 +292,22 @@ def plain_authoring_prompt(path: str, current: str | None, context: Any) -> str:
     is a second candidate as likely right as the first, and often right where the first is
     wrong (``ExampleChecks.refine``)."""
     language = fence_language(path)
-    asked = context.words.strip()[:WORDS_CHARS] if context.words else context.request
-    if current is None:
-        shown = f"{path} does not exist yet."
-    else:
-        fence = "````" if "```" in current else "```"
-        shown = (f"{path}:\n{fence}{language}\n{current}"
-                 f"{'' if current.endswith(chr(10)) or not current else chr(10)}{fence}")
-    return (f"{asked}\n\n{shown}\n\nReply with the complete new content of {path} in one "
-            f"fenced code block (```{language}).")
+    shown = f"{path} does not exist yet." if current is None else \
+        f"{path}:\n{fenced(current, language)}"
+    return (f"{asked(context)}\n\n{shown}\n\nReply with the complete new content of {path} "
+            f"in one fenced code block (```{language}).")
+
+
+def fenced(text: str, language: str) -> str:
+    """``text`` in a fenced block (a longer fence when it holds one)."""
+    fence = "````" if "```" in text else "```"
+    end = "" if text.endswith("\n") or not text else "\n"
+    return f"{fence}{language}\n{text}{end}{fence}"
+
+
+def asked(context: Any) -> str:
+    """The person's own words (bounded), or the structured request without them."""
+    return context.words.strip()[:WORDS_CHARS] if context.words else context.request
 
 
 CHECKS_SYSTEM = ("You write short Python check scripts: plain assert statements, no test "
@@ -312,8 +317,7 @@ CHECKS_SYSTEM = ("You write short Python check scripts: plain assert statements,
 def checks_prompt(path: str, module: str, context: Any, instruction: str) -> str:
     """The request for asserts of what the request says about ``path`` (``context`` is an
     ``AuthoringContext``)."""
-    asked = context.words.strip()[:WORDS_CHARS] if context.words else context.request
-    return (f"The person asked:\n{asked}\n\n{task_line(path, instruction)}\n\n"
+    return (f"The person asked:\n{asked(context)}\n\n{task_line(path, instruction)}\n\n"
             f"Write a Python script that checks {path} against what the request says: start "
             f"with `from {module} import ...` (the names the request uses), then one `assert` "
             "per example or rule the request states, with the exact expected value (at most "
