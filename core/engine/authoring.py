@@ -122,7 +122,8 @@ class Author:
             wrong = problems(current.rel, old, authored.content)
             if not wrong:
                 return await self._checked(current.rel, old, edits, authored, messages,
-                                           context, instruction, afresh, shown)
+                                           context, instruction, old if afresh else None,
+                                           shown)
             if attempt == TRIES:
                 return authored
             messages += [{"role": "assistant", "content": reply},
@@ -131,12 +132,12 @@ class Author:
 
     async def _checked(self, rel: str, old: str | None, edits: bool, authored: Authored,
                        messages: list[Message], context: AuthoringContext,
-                       instruction: str, afresh: bool = False,
+                       instruction: str, incumbent: str | None = None,
                        shown: str | None = None) -> Authored:
         """``authored`` as the request's examples check it (when this engine checks);
-        ``afresh``: the file as it is competes with the new tries (a rewrite not shown it
-        must not make it worse); ``shown``: the file as the call was shown it, for the
-        plain framing of the same call."""
+        ``incumbent``: the file as it is, when the call was not shown it: it competes with
+        the new tries (such a rewrite must not make it worse); ``shown``: the file as the
+        call was shown it, for the plain framing of the same call."""
         if self.checks is None or edits or not is_python(rel):
             return authored
         scripts = await self.checks.script(rel, context, instruction)
@@ -150,7 +151,7 @@ class Author:
                                 {"role": "user", "content": plain_authoring_prompt(
                                     rel, shown, context)}]
         return await self.checks.refine(rel, old, authored, messages, scripts, ask,
-                                        old if afresh else None, plain)
+                                        incumbent, plain)
 
     async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
                    temperature: float = 0.0) -> tuple[Authored, str]:

@@ -195,18 +195,16 @@ class PhaseRounds:
         said = (f"Phase {phase.id}, round {phase.rounds}: the plan only reads back "
                 f"{', '.join(look.files)}, which round {phase.rounds - 1} wrote and the judge "
                 "has the facts of; the phase ends without running it")
+        phase.rounds -= 1
+        self.round_starts.pop()
         if look.failing:
             failing = ", ".join(look.failing)
             engine.emit(Notice(level="warning", stage="plan", message=(
                 f"{said}. Checks of the request's examples still fail for {failing} after "
                 "every try at it.")))
-        else:
-            engine.emit(Notice(level="info", stage="plan", message=f"{said}."))
-        phase.rounds -= 1
-        self.round_starts.pop()
-        if look.failing:
             self._end("incomplete", f"checks of the request's examples still fail for {failing}")
         else:
+            engine.emit(Notice(level="info", stage="plan", message=f"{said}."))
             self._end("completed")
         return True
 
