@@ -146,15 +146,14 @@ def judge_schema(tool_names: list[str], max_tasks: int = MAX_TASKS,
                         "enum": ["continue_phase", "end_phase", "retry_failed", "replan"]},
         "user_summary": _str(300, "For the person: what the round achieved, 1-2 sentences.",
                              least=10),
-        "phase_completed": {"type": "boolean", "description": "Goal reached? Default: "
-                            "end_phase without failed_reason."},
+        "phase_completed": {"type": "boolean", "description": "Is the phase goal reached?"},
         "task_evaluation": {"type": "array", "maxItems": MAX_TASKS, "items": VERDICT},
         "quality_score": _number(0, 10, "Default 8."),
         "failed_reason": _str(200, "Why something failed or is missing."),
         "problem_level": {"type": "string", "enum": ["execution", "planning", "comprehension"]},
         "next_tasks": {"type": "array", "maxItems": max_tasks,
                        "items": task_schema(tool_names, parameters)},
-    }, ["user_summary"])
+    }, ["user_summary", "phase_completed"])
 
 
 STAGE_DESCRIPTIONS = {
@@ -259,8 +258,7 @@ def parse_judge(args: dict[str, Any], tool_names: list[str], max_tasks: int,
                                check_arguments, notes)
     return Verdict(
         user_summary=data["user_summary"], next_action=action,
-        phase_completed=data.get("phase_completed",
-                                 action == "end_phase" and not failed_reason),
+        phase_completed=data["phase_completed"],
         task_evaluation=tuple(from_fields(TaskVerdict, v)
                               for v in data.get("task_evaluation", [])),
         quality_score=data.get("quality_score", DEFAULT_QUALITY), failed_reason=failed_reason,

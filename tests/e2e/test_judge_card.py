@@ -82,6 +82,7 @@ def test_a_round_with_no_task_scored_shows_no_average(qtbot: QtBot,
                plan(task(1, "read_file", path="config.py")),
                {"tool": "judge_tasks", "arguments": {"next_action": "end_phase",
                                                      "user_summary": "Read the config file.",
+                                                     "phase_completed": True,
                                                      "quality_score": 9}},
                summary()]
     window = make_window(ScriptedFactory(replies))

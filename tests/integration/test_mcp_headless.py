@@ -20,7 +20,8 @@ TIME_SCRIPT = {"replies": [
     {"tool": "plan_tool_call", "arguments": {"tasks": [
         {"tool": "time__get_current_time", "arguments": {"timezone": "UTC"}}]}},
     {"tool": "judge_tasks", "arguments": {
-        "next_action": "end_phase", "user_summary": "The time server said the UTC time."}},
+        "next_action": "end_phase", "user_summary": "The time server said the UTC time.",
+        "phase_completed": True}},
     {"tool": "summarizer", "arguments": {
         "final_summary": "Read the UTC time from the time server.", "phases_completed": 1,
         "total_tasks_executed": 1, "total_rounds": 1, "highlights": [],
@@ -79,7 +80,8 @@ def test_killing_the_app_leaves_no_server_or_server_child_behind(tmp_path: Path,
         {"tool": "plan_tool_call", "arguments": {"tasks": [
             {"tool": "faulty__spawn_child", "arguments": {}}]}},
         {"tool": "judge_tasks", "delay_s": 600, "arguments": {
-            "next_action": "end_phase", "user_summary": "never reached in this test"}},
+            "next_action": "end_phase", "user_summary": "never reached in this test",
+            "phase_completed": True}},
     ]}
     command, env = headless_command(isolated_home, workspace, script, "--mcp",
                                     f"faulty={shlex.join([server.command, *server.args])}",

@@ -85,7 +85,8 @@ def test_the_repeated_rename_round_is_skipped_then_the_phase_stops(tmp_path: Pat
                            {"tool": "plan_tool_call", "arguments": {"tasks": [
                                {"tool": "read_file", "arguments": {"path": "README.md"}}]}},
                            {"tool": "judge_tasks", "arguments": {
-                               "next_action": "end_phase", "user_summary": "README checked."}},
+                               "next_action": "end_phase", "user_summary": "README checked.",
+                               "phase_completed": True}},
                            summary(), again, verdict, again, verdict])
     events = replay(model, folder, "Rename the setting port to listen_port everywhere.")
     assert (folder / "README.md").read_text() == "Set the setting listen_port to 8000.\n"

@@ -77,11 +77,10 @@ def judge(done: list[int], failed: list[int] | None = None, *, completed: bool =
           next_tasks: list[dict[str, Any]] | None = None) -> Reply:
     """A verdict: verdicts only for the ``failed`` tasks (``done`` ones are plainly done and
     not listed); ``quality`` None leaves the round's quality to the engine's default."""
-    arguments: dict[str, Any] = {"next_action": action, "user_summary": summary}
+    arguments: dict[str, Any] = {"next_action": action, "user_summary": summary,
+                                 "phase_completed": completed}
     if action == "continue_phase" and next_tasks and not completed:
         del arguments["next_action"]  # implied by next tasks for this phase
-    if completed != (action == "end_phase" and not reason):
-        arguments["phase_completed"] = completed
     if failed:
         arguments["task_evaluation"] = [{"task_id": t, "status": "failed", "quality_score": 2,
                                          "comment": "broken"} for t in failed]

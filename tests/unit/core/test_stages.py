@@ -49,7 +49,7 @@ def test_stages_require_only_what_the_engine_cannot_default() -> None:
     assert plan_schema(["read_file"])["required"] == ["tasks"]
     assert plan_schema(["read_file"])["properties"]["tasks"]["items"]["required"] == [
         "tool", "arguments"]
-    assert JUDGE["required"] == ["user_summary"]
+    assert JUDGE["required"] == ["user_summary", "phase_completed"]
     assert REQUEST_ANALYSER["required"] == ["core_goal", "requirements", "complexity",
                                             "estimated_phases"]
     assert "completed_tasks" not in JUDGE["properties"]  # the engine knows what ran
@@ -67,21 +67,17 @@ def test_defaults_fill_what_a_model_left_out() -> None:
                        ["read_file", "list_files"], 8, lambda _tool, args: args).tasks
     assert [(t.id, t.title, t.priority, t.dependencies) for t in tasks] == [
         (1, "read_file a.py", 5, []), (2, "list_files", 5, [1])]
-    verdict = parse_judge({"next_action": "end_phase", "user_summary": "Read the file fully."},
+    verdict = parse_judge({"user_summary": "Read the file fully.", "phase_completed": True},
                           ["read_file"], 8, lambda _tool, args: args)
-    assert (verdict.phase_completed, verdict.quality_score, verdict.next_tasks) == (
-        True, 8.0, ())
-    unreached = parse_judge({"next_action": "end_phase", "user_summary": "Gave up on it.",
-                             "failed_reason": "the file is missing"}, ["read_file"], 8,
-                            lambda _tool, args: args)
-    assert unreached.phase_completed is False
-    more = parse_judge({"user_summary": "Read the first file.",
+    assert (verdict.next_action, verdict.quality_score, verdict.next_tasks) == (
+        "end_phase", 8.0, ())
+    more = parse_judge({"user_summary": "Read the first file.", "phase_completed": False,
                         "next_tasks": [{"tool": "read_file", "arguments": {"path": "b.py"}}]},
                        ["read_file"], 8, lambda _tool, args: args)
-    assert (more.next_action, more.phase_completed) == ("continue_phase", False)
-    silent = parse_judge({"user_summary": "Nothing said about what comes next."},
-                         ["read_file"], 8, lambda _tool, args: args)
-    assert (silent.next_action, silent.phase_completed) == ("continue_phase", False)
+    assert more.next_action == "continue_phase"
+    silent = parse_judge({"user_summary": "Nothing said about what comes next.",
+                          "phase_completed": False}, ["read_file"], 8, lambda _tool, args: args)
+    assert silent.next_action == "continue_phase"
     assert parse_analysis({"core_goal": "Do it", "requirements": [], "complexity": "simple",
                            "estimated_phases": 1}).clarification_needed is False
 

@@ -19,7 +19,8 @@ def ran(tid: int, ok: bool) -> Task:
 
 
 def verdict(**fields: Any) -> dict[str, Any]:
-    return parse_judge({"user_summary": "What the round did.", **fields}, ["list_files"], 8,
+    return parse_judge({"user_summary": "What the round did.", "phase_completed": False,
+                        **fields}, ["list_files"], 8,
                        lambda _tool, args: args)
 
 
@@ -42,8 +43,8 @@ def test_unlisted_tasks_keep_the_engines_status_and_are_not_scored() -> None:
 
 
 @pytest.mark.parametrize("fields, ok, is_open", [
-    ({"next_action": "end_phase"}, True, False),  # goal reached, nothing failed
-    ({"next_action": "end_phase"}, False, True),  # "reached" although a task failed
+    ({"next_action": "end_phase", "phase_completed": True}, True, False),  # reached, none failed
+    ({"next_action": "end_phase", "phase_completed": True}, False, True),  # although one failed
     ({"next_action": "continue_phase", "phase_completed": True}, True, True),
     ({"next_action": "end_phase", "phase_completed": False}, True, True),  # no reason given
     ({"next_action": "end_phase", "failed_reason": "out of ideas"}, False, False),
