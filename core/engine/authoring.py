@@ -28,7 +28,7 @@ from core.llm.base import CallOptions, Message, ModelError
 from core.models.task import Task
 from core.schema import SchemaError
 from core.tools.base import ToolContext
-from core.tools.code_checks import is_python, problems
+from core.tools.code_checks import definitions, is_python, problems
 from core.tools.current_text import current_text
 
 WRITE, EDIT = "write_file", "edit_file"
@@ -140,7 +140,8 @@ class Author:
         call was shown it, for the plain framing of the same call."""
         if self.checks is None or edits or not is_python(rel):
             return authored
-        scripts = await self.checks.script(rel, context, instruction)
+        defined = definitions(old or "", rel) | definitions(authored.content or "", rel)
+        scripts = await self.checks.script(rel, context, instruction, defined)
         if scripts.said is None and scripts.own is None:
             return authored
 

@@ -19,10 +19,12 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeGuard
 
 from core.engine.code_blocks import code_blocks
+from core.engine.invented_names import without_invented
 from core.tools.example_checks import raises_block
 
 MAX_CHECKS = 15
@@ -40,16 +42,17 @@ class CheckScripts:
     own: str | None = None
 
 
-def checks_in_reply(reply: str, request: str) -> CheckScripts:
+def checks_in_reply(reply: str, request: str, module: str = "",
+                    defined: Iterable[str] = ()) -> CheckScripts:
     """The check scripts of a reply (its longest fenced block, or a block it was cut off in:
     its last line is dropped, whole or not: ``assert LR`` parses), tidied against
-    ``request``."""
+    ``request``; ``module`` is the one checked, ``defined`` the names its file defines."""
     blocks = code_blocks(reply)
     if not blocks:
         return CheckScripts()
     block = max(blocks, key=lambda block: len(block.body))
     body = block.body if block.closed else "".join(block.body.splitlines(True)[:-1])
-    return tidied(body, request)
+    return tidied(body, request, module, defined)
 
 
 def tidy_checks(script: str, request: str, said: bool = True) -> str | None:
@@ -59,9 +62,12 @@ def tidy_checks(script: str, request: str, said: bool = True) -> str | None:
     return scripts.said if said else scripts.own
 
 
-def tidied(script: str, request: str) -> CheckScripts:
+def tidied(script: str, request: str, module: str = "",
+           defined: Iterable[str] = ()) -> CheckScripts:
     """The script read as meant, in one pass, its checks parted into those ``request``
-    states and the others; the other statements (imports, set-up) go with both."""
+    states and the others; the other statements (imports, set-up) go with both. Names taken
+    from ``module`` that neither the request nor ``defined`` has, and the statements using
+    them, are left out (``invented_names``)."""
     tree = _parsed(script)
     if tree is None:
         return CheckScripts()
@@ -69,7 +75,7 @@ def tidied(script: str, request: str) -> CheckScripts:
     parts: dict[bool, list[ast.stmt]] = {True: [], False: []}
     checks = {True: 0, False: 0}
     seen: set[str] = set()
-    for stmt in tree.body:
+    for stmt in without_invented(tree.body, module, stated.words | set(defined)):
         stmt = _meant(stmt)
         if stmt is None:
             continue

@@ -18,7 +18,7 @@ authoring call of the file; a later try replaces the first only when it fails fe
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -50,9 +50,11 @@ class ExampleChecks:
         self.sandbox_mode = sandbox_mode
         self.scripts: dict[str, CheckScripts] = {}
 
-    async def script(self, rel: str, context: Any, instruction: str) -> CheckScripts:
+    async def script(self, rel: str, context: Any, instruction: str,
+                     defined: Iterable[str] = ()) -> CheckScripts:
         """The check scripts for ``rel`` (asked for once per run; empty when the model gave
-        none that parses and asserts something)."""
+        none that parses and asserts something); ``defined``: the names the file defines, as
+        it was or as first written (checks may use those, or names the request says)."""
         if rel in self.scripts:
             return self.scripts[rel]
         if self.caller.accounting.exhausted:
@@ -66,7 +68,8 @@ class ExampleChecks:
         except ModelError:
             self.scripts[rel] = CheckScripts()
             return self.scripts[rel]
-        self.scripts[rel] = checks_in_reply(reply.text or "", context.words or context.request)
+        self.scripts[rel] = checks_in_reply(reply.text or "", context.words or context.request,
+                                            module_of(rel), defined)
         return self.scripts[rel]
 
     async def refine(self, rel: str, old: str | None, candidate: Authored,

@@ -199,3 +199,26 @@ def test_a_try_that_fails_as_many_checks_does_not_replace_the_greedy_file(ws: Pa
     ], ws, request=ASK, check_examples=True)
     assert (ws / "calc.py").read_text() == WRONG
     assert [e.stage for e in events if e.kind == "llm_call"].count("author") == 3
+
+
+def test_checks_of_functions_nobody_defined_do_not_fail_a_right_fix(tmp_path: Path) -> None:
+    """ex fix-total with the 1.5B model: the checks imported mean, median and mode from a
+    file that defines total and mean, for a request that names none; the import failed every
+    check against the right fix, and the engine retried it."""
+    buggy = ("def total(numbers):\n    return sum(numbers[:-1])\n\n\n"
+             "def mean(numbers):\n    return total(numbers) / len(numbers)\n")
+    fixed = buggy.replace("numbers[:-1]", "numbers")
+    ws = one_file_workspace(tmp_path, "stats.py", buggy)
+    invented = ("from stats import mean, median, mode\n"
+                "assert mean([1, 2, 3]) == 2\nassert median([1, 2, 3]) == 2\n"
+                "assert mode([1, 1, 2]) == 1\n")
+    events, _ = run([analysis("Fix the bug in stats.py"),
+                     plan(task(1, "write_file", path="stats.py", instruction="fix the bug")),
+                     authored(fixed), checks(invented), judge([1]),
+                     summary("## Fixed\n\ntotal adds every number now.")],
+                    ws, request="The tests in test_stats.py fail. Fix the bug in stats.py.",
+                    check_examples=True)
+    assert (ws / "stats.py").read_text() == fixed
+    assert [e.stage for e in events if e.kind == "llm_call"] == [
+        "request_analyser", "plan", "author", "checks", "judge", "summarizer"]
+    assert [e.outcome for e in events if e.kind == "run_finished"] == ["succeeded"]
