@@ -3,7 +3,11 @@
 Tasks refused by the scheduler (cycles, unknown dependencies) fail before anything
 runs; a task whose dependency did not succeed is ``blocked``; at most
 ``max_parallel`` tasks run at the same time, and two tasks writing the same path
-never overlap. Tool failures become failed tasks, never exceptions.
+never overlap. Of the independent tasks, those that write run after those that do not: a
+write's authoring call is given what the round's reads, searches and commands found (small
+models rarely declare that a write needs them: count-todos planned ``search_code TODO``
+and the write of the count side by side, and the count was written as 0 while the search
+found 6). Tool failures become failed tasks, never exceptions.
 """
 
 from __future__ import annotations
@@ -66,7 +70,9 @@ class TaskExecutor:
                         self._finish_unrun(task, phase_id, "failed", f"not run: {problem}")
                     else:
                         runnable.append(task)
-            await asyncio.gather(*(self._run_one(t, phase_id) for t in runnable))
+            writes = [t for t in runnable if self.tools.written_paths(t.tool, t.arguments)]
+            for batch in ([t for t in runnable if t not in writes], writes):
+                await asyncio.gather(*(self._run_one(t, phase_id) for t in batch))
 
     def _finish_unrun(self, task: Task, phase_id: int, status: str, reason: str) -> None:
         task.error = reason

@@ -207,3 +207,24 @@ def test_code_in_an_instruction_is_left_out_and_the_request_is_the_task(ws: Path
     assert "Task: write textutils.py so that it does everything the request asks" in prompt
     assert "text.replace(' ', '-')" not in prompt and ASK in prompt
     assert (ws / "textutils.py").read_text() == SOLVED
+
+
+def test_a_write_planned_beside_a_search_is_written_with_what_the_search_found(
+        tmp_path: Path) -> None:
+    """count-todos with the 1.5B model: the search and the write of the count were planned
+    side by side without a dependency; the write ran at once and wrote 0 (the search: 2)."""
+    ws = one_file_workspace(tmp_path, "app.py", "# TODO: one\nx = 1  # TODO: two\n")
+    events, model = run([
+        analysis("Count the TODO lines into todo_count.txt"),
+        plan(task(1, "search_code", pattern="TODO"),
+             task(2, "write_file", path="todo_count.txt", instruction="the number of lines")),
+        authored("2\n", "todo_count.txt"),
+        judge([1, 2]),
+        summary("## Done\n\ntodo_count.txt holds 2."),
+    ], ws, request="Count the lines containing TODO and write the number into todo_count.txt.")
+    prompt = model.requests[2]["messages"][-1]["content"]
+    assert "(2 matching lines in 1 file)" in prompt.split("Results this task builds on:")[1]
+    order = [(e.kind, e.task_id) for e in events if e.kind in ("task_started", "task_finished")]
+    assert order == [("task_started", 1), ("task_finished", 1),
+                     ("task_started", 2), ("task_finished", 2)]
+    assert (ws / "todo_count.txt").read_text() == "2\n"
