@@ -10,7 +10,7 @@ import pytest
 
 from core.events import LlmCall, TaskFinished
 from tests.support.script import (
-    analysis, authored, judge, kinds, one_file_workspace, plan, run, summary, task)
+    analysis, authored, judge, kinds, one_file_workspace, plan, run, summary, task, think)
 
 STUB = "def slugify(text):\n    raise NotImplementedError\n\n\ndef words(text):\n    return text.split()\n"
 SOLVED = ("import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', "
@@ -228,3 +228,29 @@ def test_a_write_planned_beside_a_search_is_written_with_what_the_search_found(
     assert order == [("task_started", 1), ("task_finished", 1),
                      ("task_started", 2), ("task_finished", 2)]
     assert (ws / "todo_count.txt").read_text() == "2\n"
+
+
+def test_a_write_whose_reply_was_cut_off_is_planned_again_and_runs(tmp_path: Path) -> None:
+    """largest-file with the 1.5B model: the authoring reply was cut off at its limit, and
+    the plans that asked for the same write again were held back as repeats; the phase
+    ended without report.txt."""
+    ws = one_file_workspace(tmp_path, "notes.md", "# notes\n")
+    (ws / "data").mkdir()
+    (ws / "data" / "beta.txt").write_text("b" * 41, encoding="utf-8")
+    write = task(1, "write_file", path="report.txt", instruction="name and size of the file")
+    events, model = run([
+        analysis("Report the largest file"),
+        plan(write),
+        {"text": "```text\ndata/largest_file.txt\n12345678901234567890"},
+        judge([1]),  # "complete", although the write failed: Think settles it
+        think(True, False),
+        plan(write),
+        authored("data/beta.txt\n41\n", "report.txt"),
+        judge([1]),
+        summary("## Done\n\nreport.txt names data/beta.txt, 41 bytes."),
+    ], ws, request="Which file in data is the largest? Write its name and size to report.txt.")
+    finished = [(e.round, e.status) for e in of(events, "task_finished")]
+    assert finished == [(1, "failed"), (2, "done")]
+    assert (ws / "report.txt").read_text() == "data/beta.txt\n41\n"
+    retry = model.requests[6]["messages"][-1]["content"]
+    assert "cut off" in retry

@@ -6,7 +6,10 @@ would apply its change twice: ``port`` → ``listen_port`` → ``listen_listen_p
 other call already made in this phase is not run again unless a file changed since (it
 would read the same thing, or fail the same way). Such
 tasks end ``skipped`` (with the earlier result) or ``failed`` (with the earlier error),
-so the judge sees why.
+so the judge sees why. A write by instruction that failed is the exception, once: its
+authoring call is a model call, told the earlier failure and sampled, so it may well succeed
+(largest-file with the 1.5B model: the reply was cut off at its token limit, and the plan
+that asked for the same write again was held back as a repeat until the phase ended).
 
 A plan that brings nothing new — only calls that would not run again, the same plan as
 an earlier round on an unchanged workspace included — is a stall: the first time the phase is replanned with the
@@ -24,10 +27,16 @@ from core.models.task import Task
 
 STALLS_TO_END = 2
 EVIDENCE_CHARS = 300
+AUTHORED_TRIES = 2  # runs of one failed write by instruction before it counts as a repeat
 
 
 def action_key(tool: str, arguments: dict[str, Any]) -> str:
     return json.dumps([tool, arguments], sort_keys=True, ensure_ascii=False, default=str)
+
+
+def authored(tool: str, arguments: dict[str, Any]) -> bool:
+    """Whether the call is a write by instruction (its content comes from a model call)."""
+    return tool == "write_file" and "instruction" in arguments and "content" not in arguments
 
 
 @dataclass
@@ -40,6 +49,7 @@ class Done:
     ok: bool
     text: str
     changes_before: int  # the workspace change count when the round started
+    runs: int = 1  # how many times the call ran in the run
 
     @property
     def where(self) -> str:
@@ -65,6 +75,8 @@ class StallGuard:
             return None
         if done.ok and self.writes(tool, arguments):
             return done  # its change is already made
+        if not done.ok and authored(tool, arguments) and done.runs < AUTHORED_TRIES:
+            return None  # a new authoring call, told what went wrong
         return done if (done.phase, done.changes_before) == (self.phase, changes) else None
 
     def stale(self, specs: Sequence[TaskSpec], changes: int) -> str:
@@ -113,6 +125,7 @@ class StallGuard:
         """Remember what the round's executed tasks did (keys taken before placeholders)."""
         for key, task in specs:
             if task.status in ("done", "failed") and task.started_at is not None:
+                earlier = self.actions.get(key)
                 self.actions[key] = Done(phase_id, round_no, task.id, task.status == "done",
                                          task.result if task.status == "done" else task.error,
-                                         changes_before)
+                                         changes_before, earlier.runs + 1 if earlier else 1)

@@ -98,3 +98,23 @@ def test_a_tool_schema_with_references_is_offered_as_any_object() -> None:
                                                        "default": "x"}}, "required": ["q"]})
     assert compacted == {"type": "object", "required": ["q"],
                          "properties": {"q": {"type": "string"}}}
+
+
+def test_a_failed_write_by_instruction_may_run_once_more() -> None:
+    """Its authoring call is told what went wrong and sampled; the second failure stands."""
+    memory = guard()
+    arguments = {"path": "report.txt", "instruction": "name and size of the largest file"}
+    key = action_key("write_file", arguments)
+    spec = TaskSpec(id=1, tool="write_file", arguments=arguments)
+    first = ran(1, "write_file", False, "the reply ended inside the code block", **arguments)
+    memory.record([(key, first)], 1, 1, changes_before=0)
+    assert memory.repeat_of("write_file", arguments, changes=0) is None
+    assert memory.stale([spec], changes=0) == ""
+    second = ran(1, "write_file", False, "the reply ended inside the code block", **arguments)
+    memory.record([(key, second)], 1, 2, changes_before=0)
+    assert memory.repeat_of("write_file", arguments, changes=0) is not None
+    assert "failed in phase 1, round 2" in memory.stale([spec], changes=0)
+    content = {"path": "report.txt", "content": "x"}
+    given = ran(1, "write_file", False, "permission denied", **content)
+    memory.record([(action_key("write_file", content), given)], 1, 1, changes_before=0)
+    assert memory.repeat_of("write_file", content, changes=0) is not None
