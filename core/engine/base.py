@@ -28,7 +28,7 @@ from core.engine.task_executor import TaskExecutor
 from core.llm.base import ChatModel, Message
 from core.secrets import scrub_event
 from core.engine.outcome import decide_outcome
-from core.engine.requested_changes import asks_for_changes
+from core.engine.requested_changes import asks_for_changes, forbidden_changes
 from core.engine.stage_caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
 from core.tools.base import RunState, ToolContext, ToolManager
@@ -151,6 +151,7 @@ class EngineBase:
         started = time.monotonic()
         self.request = request
         self.tally.changes_requested = asks_for_changes(request)
+        self.run_state.changes_forbidden = forbidden_changes(request)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),

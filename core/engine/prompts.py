@@ -125,6 +125,14 @@ def analyser_user(request: str, previous: dict[str, Any] | None) -> str:
             f"The person answered the clarification questions:\n{request}")
 
 
+def summary_request(words: str, analysis_text: str, memory: str) -> str:
+    """The summarizer's request: the person's own words (a question is answered in them,
+    whatever the analysis made of it: "Which function raises ...?" was analysed as "raise
+    the error in a file", and the summary answered that) and the structured request."""
+    return (f"The person asked:\n{words.strip()[:WORDS_CHARS]}\n\n"
+            + execution_request(analysis_text, memory, ""))
+
+
 def reanalyse_user(request: str, earlier: str, problem: str) -> str:
     return (f"{request}\n\n---\nAn earlier understanding of this request was:\n{earlier}\n"
             f"Working on it revealed a comprehension problem: {problem}\n"

@@ -3,7 +3,8 @@
 Such work is not done while no write succeeded: a search is no evidence that a function was
 implemented, whatever the judge or the summary say. The test is on the words, in English
 and Chinese; a question ("what does …", "how many …") asks for no change unless it also
-says to write something.
+says to write something. A request that says not to change files and asks for no change
+besides forbids them (``forbidden_changes``): the engines then refuse every write.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without|no\s+need\s+to)\s+(?:\w
                      r"(?:chang|modif|edit|touch|writ|creat|delet)\w*", re.IGNORECASE)
 NEGATED_ZH = re.compile(r"(?:不要|不得|无需|不用|别)\S{0,4}?(?:修改|更改|改动|写|创建|删除)")
 CODE = re.compile(r"`[^`]*`|\b\w+\(")  # names in backticks, calls like add(
+SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
+SAID_CHARS = 80
 
 
 def asks_for_changes(text: str) -> bool:
@@ -28,3 +31,22 @@ def asks_for_changes(text: str) -> bool:
     and names such as ``add()`` do not count)."""
     plain = CODE.sub(" ", NEGATED_ZH.sub(" ", NEGATED.sub(" ", text)))
     return bool(CHANGE_WORDS.search(plain) or CHANGE_WORDS_ZH.search(plain))
+
+
+def forbidden_changes(text: str) -> str:
+    """The words with which ``text`` forbids changing files ("Do not change any file"), up to
+    the end of their sentence, when it asks for no change besides; "" otherwise ("Do not
+    change the tests" beside "fix the bug" forbids nothing)."""
+    found = NEGATED.search(text) or NEGATED_ZH.search(text)
+    if found is None or asks_for_changes(text):
+        return ""
+    end = SENTENCE_END.search(text, found.end())
+    return text[found.start():end.start() if end else len(text)].strip()[:SAID_CHARS]
+
+
+REFUSAL_START = "not run: the request says"
+
+
+def refusal(words: str) -> str:
+    """A refused write's error, quoting the request's ``words`` that forbid it."""
+    return f"{REFUSAL_START} \"{words}\"; no file is changed in this run"

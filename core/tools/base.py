@@ -42,7 +42,9 @@ class RunState:
     """Per-run state shared by every tool call of one run.
 
     ``command_sandbox`` and ``command_network`` are the run's settings of the same names;
-    ``noticed`` holds what the run has already told the person once (see ``sandbox``).
+    ``noticed`` holds what the run has already told the person once (see ``sandbox``);
+    ``changes_forbidden``: the request's words that forbid changing files ("" when it does
+    not), with which every write of the run is refused.
     """
 
     workspace: Path
@@ -52,6 +54,7 @@ class RunState:
     command_sandbox: str = "auto"
     command_network: bool = False
     noticed: set[str] = field(default_factory=set)
+    changes_forbidden: str = ""
 
 
 @dataclass(frozen=True)

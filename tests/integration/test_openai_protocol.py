@@ -53,14 +53,16 @@ def test_each_stage_forces_exactly_its_tool_and_keeps_pairs(tmp_path: Path) -> N
     assert headers["authorization"] == "Bearer sk-test-123"
 
 
-def test_raw_request_text_only_reaches_the_analyser(tmp_path: Path) -> None:
+def test_raw_request_text_reaches_only_the_analyser_and_the_summarizer(tmp_path: Path) -> None:
+    """The rounds work from the structured request; the summary answers the person's own
+    words."""
     replies = [analysis("List the files", complexity="complex"), phases((1, "List", [])),
                plan(task(1, "list_files")), judge([1]), summary()]
     with FakeOpenAI(replies) as server:
         run_against(server, tmp_path)
     texts = [str(r["body"]["messages"]) for r in server.requests]
-    assert "zebra-42" in texts[0]
-    assert all("zebra-42" not in t for t in texts[1:])
+    assert "zebra-42" in texts[0] and "zebra-42" in texts[-1]
+    assert all("zebra-42" not in t for t in texts[1:-1])
     assert "List the files" in texts[1]
 
 

@@ -31,19 +31,20 @@ def test_every_call_after_the_analysis_starts_with_the_same_prefix(ws: Path) -> 
     assert [m["role"] for m in prefix] == ["system", "user"]
     assert "Structured request" in prefix[1]["content"]
     assert all(r["messages"][:2] == prefix for r in model.requests[1:-1])
-    # the summarizer gets the structured request without the rounds' tool catalogue, the
-    # workspace's files and the complexity estimate
+    # the summarizer gets the person's words and the structured request without the rounds'
+    # tool catalogue, the workspace's files and the complexity estimate
     last = model.requests[-1]["messages"]
     structured, files = prefix[1]["content"].split("\n\nWorkspace files", 1)
     assert "README.md" in files and "\n[Complexity] complex" in structured
-    assert last[1]["content"] == structured.split("\n[Complexity]")[0]
+    assert last[1]["content"] == ("The person asked:\nplease read the README and take a note"
+                                  "\n\n" + structured.split("\n[Complexity]")[0])
     assert "read_file" not in last[0]["content"]
     assert "read_file" in prefix[0]["content"]
     # each stage's instruction comes after the prefix, never inside it
     assert "phase_planner" not in prefix[1]["content"]
     assert "phase_planner" in model.requests[1]["messages"][-1]["content"]
-    # the raw request stays in the analyser's context
-    assert all("take a note" not in str(r["messages"]) for r in model.requests[1:])
+    # the raw request stays in the analyser's and the summarizer's contexts
+    assert all("take a note" not in str(r["messages"]) for r in model.requests[1:-1])
     assert (ws / "notes.md").read_text() == "hello"
 
 

@@ -24,7 +24,7 @@ from core.engine.phase.rounds import PhaseRounds
 from core.engine.language import decide, detect
 from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
     SUMMARIZER_SYSTEM, analyser_user, execution_request, language_ask, reanalyse_user, \
-    tool_catalogue
+    summary_request, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
 from core.engine.phase.stall import Done
@@ -115,8 +115,8 @@ class PhaseEngine(EngineBase):
         """The structured request without the agent's tool catalogue and the workspace's
         files: the summarizer offers its own tool (so no cached prefix is shared with the
         rounds), plans nothing and reports on what the rounds did."""
-        request: list[Message] = [{"role": "user", "content": execution_request(
-            self.brief_text, self.memory, "")}] if self.base_messages else []
+        request: list[Message] = [{"role": "user", "content": summary_request(
+            self.request, self.brief_text, self.memory)}] if self.base_messages else []
         return [{"role": "system", "content": SUMMARIZER_SYSTEM}, *request]
 
     async def analyse(self, user_text: str) -> Analysis:

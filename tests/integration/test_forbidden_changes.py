@@ -1,0 +1,62 @@
+"""A request that says not to change any file gets no write from either engine, and the
+summary is written with the person's own words in view (question-function with the 1.5B
+model: the analysis read the question as "raise the error in a file", the plan rewrote
+bank.py, and the summary never named the function)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.engine.requested_changes import forbidden_changes
+from tests.support.script import analysis, judge, one_file_workspace, plan, run, summary, task
+
+BANK = ("class Account:\n    def withdraw(self, amount):\n        if amount < 0:\n"
+        "            raise ValueError(\"negative amount\")\n")
+ASK = ("Which function raises the error \"negative amount\"? Answer with the function's name "
+       "in your summary. Do not change any file.")
+REFUSED = "not run: the request says \"Do not change any file\"; no file is changed in this run"
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    return one_file_workspace(tmp_path, "bank.py", BANK)
+
+
+def test_the_phase_engine_refuses_the_write_and_the_summary_sees_the_question(ws: Path) -> None:
+    events, model = run([
+        analysis("To raise the error 'negative amount' in a file."),
+        plan(task(1, "search_code", pattern="negative amount"),
+             task(2, "write_file", path="bank.py", instruction="raise the error")),
+        judge([1], [2], completed=False, action="end_phase", reason="the write was refused"),
+        summary("## Answer\n\nwithdraw raises it."),
+    ], ws, request=ASK)
+    assert (ws / "bank.py").read_text() == BANK
+    write = [e for e in events if e.kind == "task_finished" and e.tool == "write_file"][0]
+    assert (write.status, write.error) == ("failed", REFUSED)
+    stages = [e.stage for e in events if e.kind == "llm_call"]
+    assert stages == ["request_analyser", "plan", "judge", "summarizer"]
+    summarizer = model.requests[-1]["messages"]
+    assert summarizer[1]["content"].startswith(f"The person asked:\n{ASK}\n\nStructured request:")
+
+
+def test_the_classic_loop_refuses_it_too(ws: Path) -> None:
+    events, _ = run([
+        {"tool_calls": [{"tool": "write_file", "arguments": {
+            "path": "bank.py", "instruction": "raise the error"}}]},
+        {"text": "withdraw raises \"negative amount\"."},
+    ], ws, request=ASK, use_phase_task=False)
+    assert (ws / "bank.py").read_text() == BANK
+    write = [e for e in events if e.kind == "task_finished"][0]
+    assert (write.status, write.error) == ("failed", REFUSED)
+
+
+@pytest.mark.parametrize("text, words", [
+    (ASK, "Do not change any file"),
+    ("这个项目的版本号是多少？不要修改任何文件。", "不要修改任何文件"),
+    ("The tests in test_stats.py fail. Fix the bug. Do not change the tests.", ""),
+    ("What does add() return?", ""),
+])
+def test_which_requests_forbid_changes(text: str, words: str) -> None:
+    assert forbidden_changes(text) == words
