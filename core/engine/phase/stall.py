@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from core.engine.authoring import is_authoring
 from core.models.stage_results import TaskSpec
 from core.models.task import Task
 
@@ -32,11 +33,6 @@ AUTHORED_TRIES = 2  # runs of one failed write by instruction before it counts a
 
 def action_key(tool: str, arguments: dict[str, Any]) -> str:
     return json.dumps([tool, arguments], sort_keys=True, ensure_ascii=False, default=str)
-
-
-def authored(tool: str, arguments: dict[str, Any]) -> bool:
-    """Whether the call is a write by instruction (its content comes from a model call)."""
-    return tool == "write_file" and "instruction" in arguments and "content" not in arguments
 
 
 @dataclass
@@ -75,7 +71,7 @@ class StallGuard:
             return None
         if done.ok and self.writes(tool, arguments):
             return done  # its change is already made
-        if not done.ok and authored(tool, arguments) and done.runs < AUTHORED_TRIES:
+        if not done.ok and is_authoring(tool, arguments) and done.runs < AUTHORED_TRIES:
             return None  # a new authoring call, told what went wrong
         return done if (done.phase, done.changes_before) == (self.phase, changes) else None
 
