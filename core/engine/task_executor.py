@@ -70,9 +70,10 @@ class TaskExecutor:
                         self._finish_unrun(task, phase_id, "failed", f"not run: {problem}")
                     else:
                         runnable.append(task)
-            writes = [t for t in runnable if self.tools.written_paths(t.tool, t.arguments)]
-            for batch in ([t for t in runnable if t not in writes], writes):
-                await asyncio.gather(*(self._run_one(t, phase_id) for t in batch))
+            writes = [bool(self.tools.written_paths(t.tool, t.arguments)) for t in runnable]
+            for writing in (False, True):
+                await asyncio.gather(*(self._run_one(t, phase_id)
+                                       for t, w in zip(runnable, writes) if w is writing))
 
     def _finish_unrun(self, task: Task, phase_id: int, status: str, reason: str) -> None:
         task.error = reason
