@@ -23,10 +23,12 @@ import os
 import re
 import shutil
 from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 from typing import Annotated
 
 from core.tools import paths
 from core.tools.base import ToolContext, ToolError
+from core.tools.enclosing import enclosing
 from core.tools.registry import Limit, PathArg, tool
 
 MAX_FILE_SIZE = 20 * 1024 * 1024
@@ -47,7 +49,8 @@ async def search_code(ctx: ToolContext, pattern: Annotated[str, Limit(min_length
                       max_results: Annotated[int, Limit(minimum=1, maximum=2000)] = 200) -> str:
     """Search file contents with a regular expression (Python syntax).
 
-    Prints one 'path:line:text' per matching line, sorted by path and line.
+    Prints one 'path:line:text' per matching line, sorted by path and line; a line of a
+    Python file names the function or class it is in: 'path:line (in Class.method):text'.
 
     Args:
         pattern: Regular expression to look for, matched against each line.
@@ -70,7 +73,7 @@ async def search_code(ctx: ToolContext, pattern: Annotated[str, Limit(min_length
         found = await _ripgrep(executable, target, pattern, glob, accept, max_results)
     if found is None:
         found = await asyncio.to_thread(_python, target, regex, accept, max_results)
-    return found.render(pattern, target.rel)
+    return found.render(pattern, target.rel, target.root)
 
 
 class Collector:
@@ -90,11 +93,16 @@ class Collector:
         if len(self._items) >= 4 * self.limit + 1000:
             self._items = heapq.nsmallest(self.limit, self._items)
 
-    def render(self, pattern: str, where: str) -> str:
+    def render(self, pattern: str, where: str, root: Path) -> str:
         first = heapq.nsmallest(self.limit, self._items)
         if not first:
             return f"no matches for {pattern!r} in {where}"
-        lines = [f"{path}:{number}:{text}" for path, number, text in first]
+        names = {path: _definitions(root, path) for path, _, _ in first if path.endswith(".py")}
+        lines = []
+        for path, number, text in first:
+            name = names[path](number) if path in names else ""
+            lines.append(f"{path}:{number} (in {name}):{text}" if name
+                         else f"{path}:{number}:{text}")
         if self.total > self.limit:
             lines.append(f"… {self.total:,} matching lines; showing the first {self.limit}. "
                          "Narrow the pattern, path or glob, or raise max_results.")
@@ -103,6 +111,14 @@ class Collector:
             lines.append(f"({self.total} matching line{'s' * (self.total != 1)} in {files} "
                          f"file{'s' * (files != 1)})")
         return "\n".join(lines)
+
+
+def _definitions(root: Path, rel: str) -> Callable[[int], str]:
+    try:
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as handle:
+            return enclosing(handle.read(MAX_FILE_SIZE))
+    except OSError:
+        return lambda _line: ""
 
 
 def glob_matcher(glob: str | None) -> Callable[[str], bool]:

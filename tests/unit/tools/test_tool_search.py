@@ -76,19 +76,20 @@ def test_python_search_output(harness: Harness, monkeypatch: pytest.MonkeyPatch)
         "docs/bom.txt:1:needle at the start",
         "docs/latin1.txt:1:caf\ufffd needle",
         "long.txt:1:needle " + "x" * 292 + "…",
-        "src/app.py:2:    needle = 1",
-        "src/app.py:3:    return needle",
+        "src/app.py:2 (in main):    needle = 1",
+        "src/app.py:3 (in main):    return needle",
         "src/lib/notes.txt:1:needle in text",
-        "src/lib/util.py:2:    # needle here",
-        "z/last.py:1:def needle():",
+        "src/lib/util.py:2 (in helper):    # needle here",
+        "z/last.py:1 (in needle):def needle():",
         "(11 matching lines in 10 files)",
     ]
     limited = _run(harness, monkeypatch, False, {"pattern": "needle", "max_results": 2})
     assert limited.splitlines()[2] == ("… 11 matching lines; showing the first 2. Narrow the "
                                        "pattern, path or glob, or raise max_results.")
     assert _run(harness, monkeypatch, False, {"pattern": "needle", "glob": "src/**/*.py"}
-                ).splitlines() == ["src/app.py:2:    needle = 1", "src/app.py:3:    return needle",
-                                   "src/lib/util.py:2:    # needle here",
+                ).splitlines() == ["src/app.py:2 (in main):    needle = 1",
+                                   "src/app.py:3 (in main):    return needle",
+                                   "src/lib/util.py:2 (in helper):    # needle here",
                                    "(3 matching lines in 2 files)"]
     assert _run(harness, monkeypatch, False, {"pattern": "zzz"}) == "no matches for 'zzz' in ."
 
