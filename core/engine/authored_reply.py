@@ -22,13 +22,15 @@ EDIT_BLOCK = re.compile(r"^<{5,9} ?SEARCH[^\n]*\n(?P<search>.*?)^={5,9}[ \t]*\n"
 class Authored:
     """The new content, or ``problem`` saying why there is none; ``checks`` says what the
     checks of the request's examples found (phase engine, Python files); ``kept``: no new try
-    did better than the file as it is, which stays."""
+    did better than the file as it is, which stays; ``amended``: what the engine changed in
+    the reply's file (imports it lacked)."""
 
     content: str | None
     problem: str = ""
     checks: str = ""
     checks_failed: bool = False
     kept: bool = False
+    amended: str = ""
 
 
 def whole_file(reply: str, path: str) -> Authored:

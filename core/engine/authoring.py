@@ -15,12 +15,13 @@ still accepted from a plan (a model or a script may give them) but never offered
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from core.engine.authored_reply import Authored, search_replace, whole_file
 from core.engine.example_checks import RETRY_TEMPERATURE, ExampleChecks
+from core.engine.missing_imports import with_missing_imports
 from core.engine.prompts import (
     AUTHOR_SYSTEM, authoring_prompt, fix_request, plain_authoring_prompt)
 from core.engine.stage_caller import StageCaller
@@ -119,6 +120,7 @@ class Author:
             authored, reply = await self._ask(current.rel, old, edits, messages, temperature)
             if authored.content is None:
                 return self._failed(current.rel, authored.problem)
+            authored = self._imported(current.rel, authored)
             wrong = problems(current.rel, old, authored.content)
             if not wrong:
                 return await self._checked(current.rel, old, edits, authored, messages,
@@ -146,13 +148,26 @@ class Author:
             return authored
 
         async def ask(again: list[Message], temperature: float) -> Authored:
-            return (await self._ask(rel, old, edits, again, temperature))[0]
+            return self._imported(rel, (await self._ask(rel, old, edits, again, temperature))[0])
 
         plain: list[Message] = [{"role": "system", "content": AUTHOR_SYSTEM},
                                 {"role": "user", "content": plain_authoring_prompt(
                                     rel, shown, context)}]
         return await self.checks.refine(rel, old, authored, messages, scripts, ask,
                                         incumbent, plain)
+
+    def _imported(self, rel: str, authored: Authored) -> Authored:
+        """``authored`` with the workspace modules it uses without importing them imported
+        (``missing_imports``)."""
+        if authored.content is None or not is_python(rel):
+            return authored
+        content, names = with_missing_imports(self.workspace, rel, authored.content)
+        if not names:
+            return authored
+        listed = ", ".join(names)
+        return replace(authored, content=content, amended=(
+            f"The engine added `import {listed}`: the reply used {listed} without importing "
+            "it, and the workspace has it."))
 
     async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
                    temperature: float = 0.0) -> tuple[Authored, str]:

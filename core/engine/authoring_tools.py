@@ -88,6 +88,8 @@ class AuthoringTools(WrappedTools):
         else:
             result = await self.inner.execute(WRITE, {"path": path, "content": authored.content,
                                                       "overwrite": True}, ctx)
+        if result.ok and authored.amended:
+            result = replace(result, output=f"{result.output}\n{authored.amended}")
         if result.ok and authored.checks:
             result = replace(result, output=f"{result.output}\nChecks: {authored.checks}")
         rel = current_text(self.author.workspace, path).rel

@@ -254,3 +254,25 @@ def test_a_write_whose_reply_was_cut_off_is_planned_again_and_runs(tmp_path: Pat
     assert (ws / "report.txt").read_text() == "data/beta.txt\n41\n"
     retry = model.requests[6]["messages"][-1]["content"]
     assert "cut off" in retry
+
+
+def test_a_workspace_module_used_without_import_is_imported(tmp_path: Path) -> None:
+    """add-is-prime with the 1.5B model: test_mathtools.py called mathtools.is_prime without
+    importing mathtools, both times (the second told the name was undefined)."""
+    ws = one_file_workspace(tmp_path, "mathtools.py", "def is_prime(n):\n    return n == 2\n")
+    tests = ("import unittest\n\n\nclass TestPrime(unittest.TestCase):\n"
+             "    def test_two(self):\n        self.assertTrue(mathtools.is_prime(2))\n")
+    events, model = run([
+        analysis("Write tests for is_prime"),
+        plan(task(1, "write_file", path="test_mathtools.py", instruction="unittest tests")),
+        authored(tests, "test_mathtools.py"),
+        judge([1]),
+        summary("## Done\n\ntest_mathtools.py tests is_prime."),
+    ], ws, request="Create test_mathtools.py with unittest tests for is_prime.")
+    assert (ws / "test_mathtools.py").read_text() == "import mathtools\n" + tests
+    write = of(events, "task_finished")[0]
+    assert write.status == "done"
+    assert ("The engine added `import mathtools`: the reply used mathtools without importing "
+            "it, and the workspace has it.") in write.result
+    assert "uses names nothing defines" not in write.result
+    assert [e.stage for e in of(events, "llm_call")].count("author") == 1
