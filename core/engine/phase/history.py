@@ -14,7 +14,10 @@ write themselves, what an earlier read showed may have changed, and those calls 
 phase's prompt out of llama.cpp's cache (it keeps the previous prompt only), so the next
 stage call is evaluated whole anyway. A read of the lines still needed
 (``start_line``/``end_line``) brings them back. Rounds that only read keep everything: a
-cached prompt prefix serves them.
+cached prompt prefix serves them. About 200 characters are kept: a read's header line and
+its first lines, which say what the file is (at 500, the eight module reads of
+``bench/bench_engines.py``'s "read 8 files + report" still cost the judge after the report's
+write 4,600 characters, and the run more characters than the classic loop's batched one).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import re
 from core.llm.base import Message
 
 PLAN_TOOL = "plan_tool_call"
-EARLIER_RESULT_CHARS = 500
+EARLIER_RESULT_CHARS = 200
 TASK_CALL = re.compile(r"task_(\d+)_(\d+)_\d+")  # task_executor.call_id
 
 

@@ -29,7 +29,7 @@ def test_results_of_earlier_rounds_are_cut_to_their_first_lines_and_say_so() -> 
     messages += execution_messages(second, 1, 2)
     shorten_earlier_results(messages, 1, 2)
     read, listed, command = messages[2]["content"], messages[3]["content"], messages[-1]["content"]
-    assert read.startswith("     1\tline 1 of the file\n") and len(read) < 700
+    assert read.startswith("     1\tline 1 of the file\n") and len(read) < 400
     kept = read.split("\n[…")[0]
     assert LONG.startswith(kept + "\n")  # whole lines
     assert (f"[… {len(LONG) - len(kept):,} more characters, shown whole in round 1, not "
