@@ -234,7 +234,7 @@ def test_bounding_copies_and_tightens_the_schema() -> None:
     assert [s["type"] for s in props["maybe"]["anyOf"]] == ["string", "null"]
     assert props["level"]["enum"] == [1, 2, 3]
     gbnf = schema_to_gbnf(bounded)
-    assert "char{0,200}" in gbnf and "){0,3}" in gbnf
+    assert "(char{0,199} prose-end)?" in gbnf and "){0,3}" in gbnf
     assert r'char ::= [^"\\\x00-\x1F\x7F]' in gbnf, "raw control characters are invalid JSON"
 
 
