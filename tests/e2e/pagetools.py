@@ -71,6 +71,21 @@ def run_dom(qtbot: QtBot, window: MainWindow, index: int = 0) -> str:
                              " return run.outerHTML; })()")
 
 
+def run_text(qtbot: QtBot, window: MainWindow, index: int = 0) -> str:
+    """The ``index``-th run's text as the page shows it (``innerText``: CSS applied), with
+    every finished phase in it wherever the view is scrolled. A finished phase out of view
+    is not laid out (``content-visibility: auto``, cards.css) and ``innerText`` leaves its
+    text out, so which phases a read saw depended on where the view stood: a 200-pixel-high
+    window after a two-phase run read neither. (The page's policy refuses a <style>
+    element; a property set through ``element.style`` it allows.)"""
+    return js(qtbot, window, "(() => { const phases = document.querySelectorAll('.phase');"
+                             " for (const p of phases) p.style.contentVisibility = 'visible';"
+                             f" const text = document.querySelectorAll('.run')[{index}].innerText;"
+                             " for (const p of phases) { p.style.contentVisibility = '';"
+                             " if (!p.getAttribute('style')) p.removeAttribute('style'); }"
+                             " return text; })()")
+
+
 def click(qtbot: QtBot, window: MainWindow, selector: str, index: int = 0) -> None:
     """Click the ``index``-th element matching ``selector`` in the page."""
     js(qtbot, window, f"(() => {{ document.querySelectorAll({json.dumps(selector)})[{index}]"

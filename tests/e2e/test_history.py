@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from core import events as ev
 from core.store.history import Store
 from tests.e2e.conftest import WindowMaker, close_window
-from tests.e2e.pagetools import count, js, run_dom, settle, submit, texts, wait_js
+from tests.e2e.pagetools import count, js, run_dom, run_text, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
 from tests.e2e.windowtools import menu_action, open_conversation
 from tests.support.log_guard import ExpectedWarning
@@ -45,12 +45,13 @@ def one_phase(goal: str, summary_md: str) -> list[dict]:
 def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: WindowMaker,
                                                    isolated_home: Path) -> None:
     window = make_window(ScriptedFactory(two_phase_replies()))
+    window.resize(700, 200)  # the finished phases end out of view, where the page skips them
     submit(qtbot, window, "Move the server to port 8080")
     wait_js(qtbot, window, FINISHED)
     js(qtbot, window, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
     js(qtbot, window, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
     live = run_dom(qtbot, window)
-    live_text = js(qtbot, window, "document.querySelector('.run').innerText")
+    live_text = run_text(qtbot, window)
     assert "Port moved to 8080" in live_text and count(qtbot, window, ".task") == 6
 
     window.sidebar.new_button.click()
@@ -71,7 +72,7 @@ def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: Wi
     js(qtbot, again, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
     js(qtbot, again, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
     assert run_dom(qtbot, again) == live
-    assert js(qtbot, again, "document.querySelector('.run').innerText") == live_text
+    assert run_text(qtbot, again) == live_text
     assert count(qtbot, again, ".run") == 1 and count(qtbot, again, ".message-summarizer") == 1
 
 
