@@ -11,19 +11,15 @@ says so.
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path, PurePosixPath
 
-from core.tools.code_checks import undefined_names
-
-NAME = re.compile(r"^line \d+: (\w+)$")
+from core.tools.code_checks import undefined
 
 
 def with_missing_imports(workspace: Path, rel: str, text: str) -> tuple[str, list[str]]:
     """``text`` with the workspace modules it uses but never imports imported, and their
     names (none added: ``text`` as it was)."""
-    missing = sorted({m.group(1) for where in undefined_names(text, rel)
-                      if (m := NAME.match(where))})
+    missing = sorted({name for _line, name in undefined(text, rel)})
     if not missing:
         return text, []
     tree = ast.parse(text)

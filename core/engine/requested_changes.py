@@ -44,9 +44,6 @@ def forbidden_changes(text: str) -> str:
     return text[found.start():end.start() if end else len(text)].strip()[:SAID_CHARS]
 
 
-REFUSAL_START = "not run: the request says"
-
-
 def refusal(words: str) -> str:
     """A refused write's error, quoting the request's ``words`` that forbid it."""
-    return f"{REFUSAL_START} \"{words}\"; no file is changed in this run"
+    return f"not run: the request says \"{words}\"; no file is changed in this run"

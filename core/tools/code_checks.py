@@ -47,9 +47,9 @@ def parse_refusal(path: str, old: str | None, new: str) -> str:
     return (f"the new content of {path} is not valid Python: {problem}; nothing was written")
 
 
-def undefined_names(text: str, path: str) -> list[str]:
-    """Names the code uses that nothing defines, as "line N: name" (pyflakes; empty when the
-    text does not parse or has none)."""
+def undefined(text: str, path: str) -> list[tuple[int, str]]:
+    """The names the code uses that nothing defines, with their lines, in line order
+    (pyflakes; empty when the text does not parse or has none)."""
     from pyflakes import checker, messages
 
     try:
@@ -60,8 +60,13 @@ def undefined_names(text: str, path: str) -> list[str]:
         return []
     found = checker.Checker(tree, filename=path).messages
     wanted = (messages.UndefinedName, messages.UndefinedLocal)
-    return [f"line {m.lineno}: {m.message_args[0]}" for m in
+    return [(m.lineno, m.message_args[0]) for m in
             sorted(found, key=lambda m: m.lineno) if isinstance(m, wanted)]
+
+
+def undefined_names(text: str, path: str) -> list[str]:
+    """``undefined`` as "line N: name"."""
+    return [f"line {line}: {name}" for line, name in undefined(text, path)]
 
 
 def problems(path: str, old: str | None, new: str) -> list[str]:
@@ -104,9 +109,9 @@ def write_facts(path: str, old: str | None, new: str | None) -> list[str]:
     if is_python(path):
         problem = syntax_error(new, path)
         facts.append(f"{path} does not parse: {problem}" if problem else f"{path} parses")
-        undefined = undefined_names(new, path) if not problem else []
-        if undefined:
-            facts.append(f"{path} uses names nothing defines ({'; '.join(undefined[:6])})")
+        unknown = undefined_names(new, path) if not problem else []
+        if unknown:
+            facts.append(f"{path} uses names nothing defines ({'; '.join(unknown[:6])})")
         if old is not None and not problem:
             lost = sorted(definitions(old, path) - definitions(new, path))
             if lost:

@@ -34,7 +34,6 @@ from core.engine.phase.host import PhaseHost
 from core.engine.prompts import judge_instruction, language_ask, phase_intro, plan_instruction, \
     think_instruction
 from core.engine.reports import PhaseRecord, level2
-from core.engine.requested_changes import REFUSAL_START
 from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, verdict_is_open
 from core.models.stage_results import Plan, TaskSpec, ThinkDecision, Verdict
 from core.engine.stages import THINK, judge_schema, parse_judge, parse_plan, parse_think, plan_schema
@@ -328,13 +327,15 @@ class PhaseRounds:
         """Failed writes of this phase of paths no task of the phase has written: then the
         phase is not complete, whatever the judge and Think say (the embedded Qwen called a
         phase done whose only write, todo_count.txt, had failed); the phase goes on with
-        them. A write the person denied does not count, nor one the request forbids."""
+        them. A write the person denied does not count, nor any of a run whose request
+        forbids changes (each was refused)."""
         tools = self.engine.tools
+        if self.engine.run_state.changes_forbidden:
+            return []
         written = {path for t in self.phase.tasks if t.status == "done"
                    for path in tools.written_paths(t.tool, t.arguments)}
         missing = [(t, sorted(tools.written_paths(t.tool, t.arguments) - written))
-                   for t in self.phase.tasks if t.status == "failed" and t.error != DENIED
-                   and not t.error.startswith(REFUSAL_START)]
+                   for t in self.phase.tasks if t.status == "failed" and t.error != DENIED]
         missing = [(t, paths) for t, paths in missing if paths]
         if missing:
             where: dict[str, list[str]] = {}
