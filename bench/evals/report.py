@@ -1,15 +1,25 @@
 """The suite's results as one table: a row per engine, then a row per task and engine (and as
 JSON). The one-shot baseline's row sits beside the engines', so every measurement shows what
-the engines add over the model alone."""
+the engines add over the model alone.
+
+Run alone, it prints one table from the ``results.json`` files of several runner calls (say,
+one call per task, so that runs cut short by time still leave whole rows):
+
+    .venv/bin/python bench/evals/report.py artifacts/evals/*/results.json
+"""
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from collections import Counter
+from pathlib import Path
 from statistics import median
 from typing import Any
 
-from bench.evals.engine_run import RunResult
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench.evals.engine_run import RunResult  # noqa: E402
 
 ENGINE_HEADER = (f"{'engine':8} {'passed':>7} {'rate':>5} {'tests':>5} {'calls':>6} "
                  f"{'median':>6} {'prompt tok':>10} "
@@ -108,3 +118,34 @@ def as_json(model: str, engines: list[str], results: list[RunResult]) -> dict[st
             "engines": {engine: {"totals": totals([r for r in results if r.engine == engine]),
                                  "tasks": [r.to_dict() for r in results if r.engine == engine]}
                         for engine in engines}}
+
+
+def merged(files: list[Path]) -> tuple[list[str], list[RunResult]]:
+    """The engines (in the order first seen) and runs of several results files; a later file's
+    run of the same task and engine replaces an earlier one."""
+    engines: dict[str, None] = {}
+    runs: dict[tuple[str, str], RunResult] = {}
+    for file in files:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        for engine, part in data["engines"].items():
+            engines.setdefault(engine)
+            for task in part["tasks"]:
+                runs[(engine, task["task"])] = RunResult(**task)
+    return list(engines), list(runs.values())
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: report.py RESULTS.json [RESULTS.json ...]", file=sys.stderr)
+        return 2
+    try:
+        engines, results = merged([Path(name) for name in argv])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"report.py: cannot read the results: {exc}", file=sys.stderr)
+        return 2
+    print(comparison(engines, results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

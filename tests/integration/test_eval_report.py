@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 from bench.evals.engine_run import RunResult
-from bench.evals.report import comparison, hidden_share, totals
+from bench.evals.report import as_json, comparison, hidden_share, totals
+
+REPORT = Path(__file__).resolve().parents[2] / "bench" / "evals" / "report.py"
 
 
 def _failed(check: str) -> RunResult:
@@ -28,3 +35,37 @@ def test_totals_average_the_share_over_tasks_and_the_table_shows_it() -> None:
     assert total["tests_share"] == 0.75 and total["median_calls"] == 4
     table = comparison(["phase"], runs)
     assert "phase        1/2   50%   75%" in table
+
+
+def test_the_report_merges_results_files_and_a_later_run_of_a_task_replaces_the_earlier(
+        tmp_path: Path) -> None:
+    first = [RunResult(task="a", engine="phase", check="the task's tests fail: 1 failed, "
+                       "1 passed", calls=9),
+             RunResult(task="a", engine="oneshot", passed=True, calls=1)]
+    again = [RunResult(task="a", engine="phase", passed=True, calls=4),
+             RunResult(task="b", engine="phase", check="never written", calls=7),
+             RunResult(task="b", engine="oneshot", calls=1)]
+    files = []
+    for name, runs in (("one", first), ("two", again)):
+        engines = list(dict.fromkeys(r.engine for r in runs))
+        file = tmp_path / f"{name}.json"
+        file.write_text(json.dumps(as_json("m", engines, runs)), encoding="utf-8")
+        files.append(str(file))
+    done = subprocess.run([sys.executable, str(REPORT), *files], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "== 2 task(s) on phase, oneshot"
+    assert any(line.startswith("phase        1/2   50%   50%     11") for line in lines)
+    assert any(line.startswith("oneshot      1/2   50%") for line in lines)
+    rows = [line.split()[:3] for line in lines if line.startswith(("a ", "b "))]
+    assert rows == [["a", "phase", "PASS"], ["a", "oneshot", "PASS"], ["b", "phase", "FAIL"],
+                    ["b", "oneshot", "FAIL"]]
+
+
+def test_the_report_says_why_it_cannot_read_a_file(tmp_path: Path) -> None:
+    broken = tmp_path / "results.json"
+    broken.write_text("{not json", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(REPORT), str(broken)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "cannot read the results" in done.stderr
