@@ -19,6 +19,7 @@ from statistics import median
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 from bench.evals.engine_run import RunResult  # noqa: E402
 
 ENGINE_HEADER = (f"{'engine':8} {'passed':>7} {'rate':>5} {'tests':>5} {'calls':>6} "
