@@ -13,9 +13,13 @@ import re
 from dataclasses import dataclass
 
 from core.engine.code_blocks import CodeBlock, code_blocks, same_path
+from core.tools.computed import is_program
 
 EDIT_BLOCK = re.compile(r"^<{5,9} ?SEARCH[^\n]*\n(?P<search>.*?)^={5,9}[ \t]*\n"
                         r"(?P<replace>.*?)^>{5,9} ?REPLACE[^\n]*$", re.MULTILINE | re.DOTALL)
+
+
+PYTHON_TAGS = frozenset({"python", "py", "python3"})
 
 
 @dataclass(frozen=True)
@@ -23,7 +27,7 @@ class Authored:
     """The new content, or ``problem`` saying why there is none; ``checks`` says what the
     checks of the request's examples found (phase engine, Python files); ``kept``: no new try
     did better than the file as it is, which stays; ``amended``: what the engine changed in
-    the reply's file (imports it lacked)."""
+    the reply's file (imports it lacked); ``program``: the program that printed the content."""
 
     content: str | None
     problem: str = ""
@@ -31,6 +35,7 @@ class Authored:
     checks_failed: bool = False
     kept: bool = False
     amended: str = ""
+    program: str = ""  # the program whose output is the content (a computed data file)
 
 
 def whole_file(reply: str, path: str) -> Authored:
@@ -45,6 +50,19 @@ def whole_file(reply: str, path: str) -> Authored:
     if not block.body.strip():
         return Authored(None, "the code block is empty")
     return Authored(block.body)
+
+
+def program_in(reply: str, path: str) -> str | None:
+    """The program a reply gives instead of a data file's content: the block it would be
+    written from is a complete ```python block that prints or writes the file."""
+    blocks = code_blocks(reply)
+    if not blocks:
+        return None
+    block = _pick(blocks, path)
+    if not block.closed or block.language not in PYTHON_TAGS or \
+            not is_program(block.body, path):
+        return None
+    return block.body
 
 
 def _pick(blocks: list[CodeBlock], path: str) -> CodeBlock:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from core.engine.authored_reply import Authored, search_replace, whole_file
+from core.engine.authored_reply import Authored, program_in, search_replace, whole_file
 from core.engine.example_checks import RETRY_TEMPERATURE, ExampleChecks
 from core.engine.missing_imports import with_missing_imports
 from core.engine.prompts import (
@@ -30,7 +30,9 @@ from core.models.task import Task
 from core.schema import SchemaError
 from core.tools.base import ToolContext
 from core.tools.code_checks import definitions, is_python, problems
+from core.tools.computed import compute, computable
 from core.tools.current_text import current_text
+from core.tools.scratch import unavailable
 
 WRITE, EDIT = "write_file", "edit_file"
 WRITE_DESCRIPTION = ("Create a file or change an existing one: name the file and say what it "
@@ -83,13 +85,15 @@ class Author:
 
     def __init__(self, caller: StageCaller, workspace: Path,
                  context: Callable[[ToolContext], AuthoringContext],
-                 checks: ExampleChecks | None = None) -> None:
+                 checks: ExampleChecks | None = None, sandbox_mode: str = "auto") -> None:
         """``checks``: check Python files against the request's examples before writing
-        them (the phase engine)."""
+        them (the phase engine). ``sandbox_mode``: the command sandbox setting, under which
+        a program that computes a data file runs."""
         self.caller = caller
         self.workspace = workspace
         self.context = context
         self.checks = checks
+        self.sandbox_mode = sandbox_mode
         self.files: dict[str, FileHistory] = {}
 
     async def content(self, path: str, instruction: str, ctx: ToolContext) -> Authored:
@@ -110,14 +114,16 @@ class Author:
         afresh = history.checks_failing and not edits and history.before != old
         shown = history.before if afresh else old
         context = self.context(ctx)
+        program = not edits and computable(current.rel) and not unavailable(self.sandbox_mode)
         messages: list[Message] = [{"role": "system", "content": AUTHOR_SYSTEM},
                                    {"role": "user", "content": authoring_prompt(
                                        current.rel, instruction, shown, context, edits,
                                        history.failures[-EARLIER_SHOWN:], history.facts,
-                                       afresh)}]
+                                       afresh, program)}]
         temperature = RETRY_TEMPERATURE if history.failures or history.checks_failing else 0.0
         for attempt in range(1, TRIES + 1):
-            authored, reply = await self._ask(current.rel, old, edits, messages, temperature)
+            authored, reply = await self._ask(current.rel, old, edits, messages, temperature,
+                                              program)
             if authored.content is None:
                 return self._failed(current.rel, authored.problem)
             authored = self._imported(current.rel, authored)
@@ -170,8 +176,9 @@ class Author:
             "it, and the workspace has it."))
 
     async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
-                   temperature: float = 0.0) -> tuple[Authored, str]:
-        """One authoring call and the file its reply holds (and the reply's text)."""
+                   temperature: float = 0.0, program: bool = False) -> tuple[Authored, str]:
+        """One authoring call and the file its reply holds (and the reply's text);
+        ``program``: a reply may give a program whose output is the file (run here)."""
         if self.caller.accounting.exhausted:
             return Authored(None, "the iteration budget is spent; the file was not written"), ""
         limit = author_tokens(old, edits)
@@ -181,11 +188,22 @@ class Author:
         except ModelError as exc:
             return Authored(None, f"the model call failed: {exc.message}"), ""
         text = reply.text or ""
+        code = program_in(text, rel) if program else None
+        if code is not None:
+            return await self._computed(code, rel), text
         authored = search_replace(text, old or "") if edits else whole_file(text, rel)
         if authored.content is None and reply.finish_reason == "length":
             authored = Authored(None, f"{authored.problem} (the reply reached its limit of "
                                       f"{limit} tokens)")
         return authored, text
+
+    async def _computed(self, program: str, rel: str) -> Authored:
+        """The content ``program`` gives ``rel`` in a sandboxed copy of the workspace."""
+        computed = await compute(self.workspace, program, rel, self.sandbox_mode)
+        if computed.content is None:
+            return Authored(None, f"{computed.problem} (the reply gave a program that prints "
+                                  "the file)", program=program)
+        return Authored(computed.content, program=program)
 
     @property
     def checks_failing(self) -> list[str]:

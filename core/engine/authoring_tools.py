@@ -88,6 +88,8 @@ class AuthoringTools(WrappedTools):
         else:
             result = await self.inner.execute(WRITE, {"path": path, "content": authored.content,
                                                       "overwrite": True}, ctx)
+        if result.ok and authored.program:
+            result = replace(result, output=f"{result.output}\n{program_note(authored.program)}")
         if result.ok and authored.amended:
             result = replace(result, output=f"{result.output}\n{authored.amended}")
         if result.ok and authored.checks:
@@ -95,3 +97,15 @@ class AuthoringTools(WrappedTools):
         rel = current_text(self.author.workspace, path).rel
         self.author.remember(rel, result.ok, result.output if result.ok else result.error)
         return result
+
+
+PROGRAM_SHOWN = 1_200  # characters of a computing program kept in the write's result
+
+
+def program_note(program: str) -> str:
+    """What a computed write's result says of where its content came from: the program
+    (bounded), for the judge and the person."""
+    shown = program if len(program) <= PROGRAM_SHOWN else \
+        program[:PROGRAM_SHOWN] + f"\n# … {len(program) - PROGRAM_SHOWN} more characters"
+    return ("Computed: the content is what this program gave, run in a sandboxed copy of "
+            f"the workspace:\n```python\n{shown.rstrip()}\n```")

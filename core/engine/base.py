@@ -66,7 +66,7 @@ class EngineBase:
                                settings.command_sandbox) \
             if self.checks_examples and settings.check_examples else None
         self.tools.author = Author(self.caller, self.run_state.workspace, self.authoring_context,
-                                   checks)
+                                   checks, settings.command_sandbox)
         self.executor = TaskExecutor(self.tools, self.run_state, self.approvals, self.emit,
                                      settings.max_parallel_tasks)
         self.tally = RunTally(status="failed")

@@ -250,11 +250,13 @@ def task_line(path: str, instruction: str) -> str:
 
 
 def authoring_prompt(path: str, instruction: str, current: str | None, context: Any,
-                     edits: bool, failures: list[str], facts: str, afresh: bool = False) -> str:
+                     edits: bool, failures: list[str], facts: str, afresh: bool = False,
+                     program: bool = False) -> str:
     """The authoring call's request: what to write, the file as it is, what it builds on,
     what went wrong before; the reply format last. ``context`` is an ``AuthoringContext``;
     ``afresh``: ``current`` is the file as it was before this run, since the version
-    written since fails the request's checks (and is not shown)."""
+    written since fails the request's checks (and is not shown); ``program``: the reply may
+    be a program that prints the content (a data file, ``computed``)."""
     language = fence_language(path)
     parts = [f"Request:\n{context.request}"]
     if context.words and context.words.strip() != context.request.strip():
@@ -288,10 +290,21 @@ def authoring_prompt(path: str, instruction: str, current: str | None, context: 
             "Copy the SEARCH lines exactly, whitespace included, with enough lines to be "
             "unique.")
     else:
-        parts.append(f"Reply with the complete new content of {path} in one fenced code "
-                     f"block (```{language}), keeping everything the task does not ask to "
-                     "change.")
+        if program:
+            parts.append(program_offer(path))
+        parts.append(f"{'Otherwise reply' if program else 'Reply'} with the complete new "
+                     f"content of {path} in one fenced code block (```{language}), keeping "
+                     "everything the task does not ask to change.")
     return "\n\n".join(parts)
+
+
+def program_offer(path: str) -> str:
+    """The authoring call's other form for a data file: a program that prints it."""
+    return (f"If the content of {path} must be worked out from the workspace's files "
+            "(counted, summed, sorted, filtered, the largest or smallest found), do not work "
+            f"it out yourself: reply with a Python program in one ```python block that reads "
+            f"the files and prints the complete content of {path}. It runs in the workspace "
+            "folder, and what it prints is written to the file.")
 
 
 def plain_authoring_prompt(path: str, current: str | None, context: Any) -> str:

@@ -11,21 +11,14 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import contextlib
 import json
-import os
-import shlex
-import shutil
-import signal
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.tools import paths, sandbox
+from core.tools import scratch
 
 TIMEOUT_S = 20
-COPY_LIMIT = 20 * 1024 * 1024  # bytes of workspace copied beside the candidate
 SCRIPT = "_phasedesk_checks.py"
 MARK = "@@phasedesk-checks@@"
 PRELUDE = '''
@@ -218,59 +211,17 @@ async def run_checks(workspace: Path, path: str, content: str, script: str,
         program, asserts = harness(script)
     except (SyntaxError, ValueError) as exc:
         return CheckRun(problem=f"the check script does not parse ({exc})")
-    if not sandbox.availability().active and sandbox_mode != "off":
-        return CheckRun(asserts, problem="no command sandbox on this machine")
-    with tempfile.TemporaryDirectory(prefix="phasedesk-checks-") as scratch:
-        root = Path(scratch) / "workspace"
-        copied = await asyncio.to_thread(_copy, workspace, root, path, content, program)
+    missing = scratch.unavailable(sandbox_mode)
+    if missing:
+        return CheckRun(asserts, problem=missing)
+    with tempfile.TemporaryDirectory(prefix="phasedesk-checks-") as scratch_dir:
+        root = Path(scratch_dir) / "workspace"
+        copied = await asyncio.to_thread(scratch.copy_workspace, workspace, root,
+                                         {path: content, SCRIPT: program})
         if copied:
             return CheckRun(asserts, problem=copied)
-        output, code = await _run(root, sandbox_mode, timeout_s)
-    return _tally(output, code, asserts, timeout_s)
-
-
-def _copy(workspace: Path, root: Path, path: str, content: str, program: str) -> str:
-    """Copy the workspace (bounded) with the candidate in place; "" or why not."""
-    source = paths.workspace_root(workspace)
-    size = sum(f.stat().st_size for f in source.rglob("*") if f.is_file()
-               and not (set(f.relative_to(source).parts) & paths.IGNORED_DIRS))
-    if size > COPY_LIMIT:
-        return f"the workspace is larger than {COPY_LIMIT // 1024 // 1024} MiB"
-    shutil.copytree(source, root, symlinks=True,
-                    ignore=shutil.ignore_patterns(*paths.IGNORED_DIRS))
-    target = root / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(content, encoding="utf-8")
-    (root / SCRIPT).write_text(program, encoding="utf-8")
-    return ""
-
-
-def _python() -> str:
-    return "python3" if getattr(sys, "frozen", False) else sys.executable
-
-
-async def _run(root: Path, mode: str, timeout_s: float) -> tuple[str, int | None]:
-    """The script's output and exit code (None when it ran out of time and was killed)."""
-    start = sandbox.launch(f"{shlex.quote(_python())} {SCRIPT}", root, mode, network=False)
-    proc = await asyncio.create_subprocess_exec(
-        *start.argv, cwd=root, env=start.env, start_new_session=True,
-        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT)
-    try:
-        out, _ = await asyncio.wait_for(proc.communicate(), timeout_s)
-    except TimeoutError:
-        _kill(proc.pid)
-        await proc.wait()
-        return "", None
-    except asyncio.CancelledError:
-        _kill(proc.pid)
-        raise
-    return out.decode("utf-8", errors="replace"), proc.returncode
-
-
-def _kill(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)
+        ran = await scratch.run_python(root, sandbox_mode, timeout_s, script=SCRIPT)
+    return _tally(ran.output, ran.code, asserts, timeout_s)
 
 
 def _tally(output: str, code: int | None, asserts: int, timeout_s: float) -> CheckRun:
