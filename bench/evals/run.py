@@ -7,7 +7,9 @@ baseline (one plain model call), checked.
         [--engine phase|classic|oneshot|both|all]
 
 Prints progress while it runs, then one table: a row per engine (pass rate, calls, tokens,
-wall time, statuses and outcomes), then a row per task and engine. Every run is saved under
+wall time, statuses and outcomes), then a row per task and engine. A task's engines run one
+after another, and ``results.json`` is rewritten after every run, so a suite stopped part way
+leaves whole rows (``report.py`` prints them). Every run is saved under
 ``--out`` (default ``artifacts/evals/<time>/``): its events, its replies as a model script,
 its summary, the checker's verdict and the final workspace (see ``engine_run`` and, for the
 one-shot baseline, ``oneshot``). ``--model-script`` takes a replies file or such a results
@@ -22,6 +24,7 @@ import shlex
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -115,8 +118,13 @@ class Progress:
 
 
 async def run_suite(tasks: list[Task], engines: list[str], model: ModelChoice, out: Path,
-                    jobs: int, extra: list[str], timeout_s: float) -> list[RunResult]:
+                    jobs: int, extra: list[str], timeout_s: float,
+                    on_result: Callable[[list[RunResult]], None] | None = None
+                    ) -> list[RunResult]:
+    """Every task on every engine, a task's engines one after another (so that a suite cut
+    short leaves whole rows); ``on_result`` is given the runs finished so far after each."""
     progress = Progress(len(tasks) * len(engines))
+    finished: list[RunResult] = []
     gate = asyncio.Semaphore(max(jobs, 1))
     models = OneShotModels(model)
 
@@ -130,11 +138,14 @@ async def run_suite(tasks: list[Task], engines: list[str], model: ModelChoice, o
                 result = await run_task(task, engine, model, out, extra=extra,
                                         timeout_s=timeout_s, on_event=progress.event)
             progress.finish(result)
+            finished.append(result)
+            if on_result is not None:
+                on_result(finished)
             return result
 
     try:
-        return list(await asyncio.gather(*(one(task, engine) for engine in engines
-                                           for task in tasks)))
+        return list(await asyncio.gather(*(one(task, engine) for task in tasks
+                                           for engine in engines)))
     finally:
         await models.aclose()
 
@@ -154,16 +165,21 @@ def main(argv: list[str]) -> int:
     extra += shlex.split(args.flags)
     Progress.say(f"{len(tasks)} task(s) × {', '.join(engines)} on {model.describe()}; "
                  f"runs saved in {out}")
-    results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra, args.timeout))
+    targets = [out / "results.json", *([args.json] if args.json else [])]
+
+    def save(results: list[RunResult]) -> None:
+        text = json.dumps(as_json(model.describe(), engines, results), indent=2) + "\n"
+        for target in targets:
+            target.write_text(text, encoding="utf-8")
+
+    results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra, args.timeout,
+                                    on_result=save))
     print(comparison(engines, results))
     print()
     report = failures(results)
     if report:
         print(report)
-    data = as_json(model.describe(), engines, results)
-    (out / "results.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    if args.json:
-        args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    save(results)
     print(f"results: {out / 'results.json'}")
     return 0
 

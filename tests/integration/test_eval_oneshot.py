@@ -221,6 +221,9 @@ def test_engine_all_prints_the_three_side_by_side_in_one_table(tmp_path: Path) -
         plain = [r for r in server.requests if not r["body"].get("tools")]
     assert done.returncode == 0, done.stderr[-3000:]
     assert "2 task(s) × phase, classic, oneshot on fake-model" in done.stderr
+    started = re.findall(r"start (\w+)/([\w-]+)", done.stderr)
+    assert started == [(e, t) for t in ("count-todos", "ex-histogram")
+                       for e in ("phase", "classic", "oneshot")]  # whole rows first
     assert done.stdout.count("== 2 task(s) on phase, classic, oneshot") == 1
     engines = re.findall(r"^(phase|classic|oneshot) +(\d)/2 +\d+% +\d+% +(\d+) ", done.stdout, re.M)
     assert [(name, passed) for name, passed, _ in engines] == [
@@ -254,3 +257,24 @@ def test_the_one_shot_call_runs_on_the_embedded_model(tmp_path: Path) -> None:
         collect(select(["ex-word-wrap"])[0].workspace))
     assert record["finish_reason"] in ("stop", "length") and "model_load_s" in record
     assert (out / "oneshot" / "ex-word-wrap" / "reply.txt").read_text().strip()
+
+
+def test_the_results_file_is_rewritten_after_every_run(tmp_path: Path) -> None:
+    """A suite stopped part way (2-core time running out) leaves the runs it finished."""
+    import asyncio
+
+    from bench.evals.engine_run import ModelChoice
+    from bench.evals.run import run_suite
+
+    script = _script(tmp_path / "script", {
+        "ex-merge-intervals": _fenced("intervals.py", _solution("ex-merge-intervals",
+                                                                "intervals")),
+        "ex-rpn-calc": "Use a stack."})
+    seen: list[list[tuple[str, bool]]] = []
+    results = asyncio.run(run_suite(
+        select(["ex-merge-intervals", "ex-rpn-calc"]), ["oneshot"],
+        ModelChoice(script=str(script)), tmp_path / "out", 1, [], 600,
+        on_result=lambda runs: seen.append([(r.task, r.passed) for r in runs])))
+    assert seen == [[("ex-merge-intervals", True)],
+                    [("ex-merge-intervals", True), ("ex-rpn-calc", False)]]
+    assert [r.task for r in results] == ["ex-merge-intervals", "ex-rpn-calc"]
