@@ -33,6 +33,7 @@ from core.tools.code_checks import definitions, is_python, problems
 from core.tools.computed import compute, computable
 from core.tools.current_text import current_text
 from core.tools.scratch import unavailable
+from core.tools.workspace_tests import is_test_file
 
 WRITE, EDIT = "write_file", "edit_file"
 WRITE_DESCRIPTION = ("Create a file or change an existing one: name the file and say what it "
@@ -142,13 +143,17 @@ class Author:
                        messages: list[Message], context: AuthoringContext,
                        instruction: str, incumbent: str | None = None,
                        shown: str | None = None) -> Authored:
-        """``authored`` as the request's examples check it (when this engine checks);
+        """``authored`` as the request's examples check it (when this engine checks, and
+        the file is neither a test module nor one that defines no function or class: the
+        checks of a rename's main.py and test_calc.py imported the old name from them);
         ``incumbent``: the file as it is, when the call was not shown it: it competes with
         the new tries (such a rewrite must not make it worse); ``shown``: the file as the
         call was shown it, for the plain framing of the same call."""
-        if self.checks is None or edits or not is_python(rel):
+        if self.checks is None or edits or not is_python(rel) or is_test_file(rel):
             return authored
         defined = definitions(old or "", rel) | definitions(authored.content or "", rel)
+        if not defined:
+            return authored  # a script: checks could import nothing from it
         scripts = await self.checks.script(rel, context, instruction, defined)
         if scripts.said is None and scripts.own is None:
             return authored

@@ -104,11 +104,11 @@ class ExampleChecks:
             last = await self._score(rel, tried, scripts)
             if last.said.problem:
                 break
-            if last.fails < best.fails:
+            if last.better_than(best):
                 best = last
         if incumbent is not None:
             standing = await self._score(rel, Authored(incumbent, kept=True), scripts)
-            if standing.fails < best.fails:
+            if standing.better_than(best):
                 best = standing
         return best.reported(scripts.said is not None)
 
@@ -139,9 +139,20 @@ class Scored:
     @property
     def fails(self) -> tuple[int, int]:
         """(request checks failed, own checks failed); own checks that could not run at all
-        count as all failed."""
+        count as all failed, and those that could not import what they check from the
+        candidate count none (for "rename add_numbers to add" the Qwen's own checks imported
+        add_numbers: they failed the right rename and chose the file left as it was)."""
+        if self.own.unimported:
+            return len(self.said.failed), 0
         own = self.own.asserts + 1 if self.own.problem else len(self.own.failed)
         return len(self.said.failed), own
+
+    def better_than(self, other: Scored) -> bool:
+        """Whether fewer checks fail for this candidate; one the model's own checks could not
+        import from never wins by them (it may lack a name it should define)."""
+        if self.own.unimported and self.fails[0] == other.fails[0]:
+            return False
+        return self.fails < other.fails
 
     def reported(self, said: bool) -> Authored:
         if not said:

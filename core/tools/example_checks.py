@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import json
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from core.tools import scratch
 
 TIMEOUT_S = 20
 SCRIPT = "_phasedesk_checks.py"
+UNIMPORTED = re.compile(r"^line \d+: (?:from \S+ )?import .* → ImportError: cannot import name")
 MARK = "@@phasedesk-checks@@"
 PRELUDE = '''
 import json as __json
@@ -112,6 +114,12 @@ class CheckRun:
     asserts: int = 0
     failed: list[str] = field(default_factory=list)
     problem: str = ""
+
+    @property
+    def unimported(self) -> bool:
+        """Whether the script could not import what it checks from the candidate (a name
+        the candidate does not define): its checks say nothing of the candidate's code."""
+        return any(UNIMPORTED.search(failure) for failure in self.failed)
 
     def describe(self) -> str:
         if self.problem:

@@ -25,6 +25,13 @@ UNITTEST_FAILED = re.compile(r"^FAILED \((?:failures=(\d+))?(?:, )?(?:errors=(\d
                              re.MULTILINE)
 
 
+def is_test_file(path: str) -> bool:
+    """Whether ``path`` (relative) is a test module: ``test_*.py``, ``*_test.py``, or a
+    Python file in a ``tests`` folder."""
+    parts = path.replace("\\", "/").split("/")
+    return bool(TEST_FILE.match(parts[-1])) or (parts[-1].endswith(".py") and "tests" in parts[:-1])
+
+
 def has_tests(workspace: Path) -> bool:
     """Whether the workspace holds Python tests (a bounded scan that skips the tools'
     skipped folders)."""

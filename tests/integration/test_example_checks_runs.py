@@ -222,3 +222,47 @@ def test_checks_of_functions_nobody_defined_do_not_fail_a_right_fix(tmp_path: Pa
     assert [e.stage for e in events if e.kind == "llm_call"] == [
         "request_analyser", "plan", "author", "checks", "judge", "summarizer"]
     assert [e.outcome for e in events if e.kind == "run_finished"] == ["succeeded"]
+
+
+CALC = ('"""Arithmetic."""\n\n\ndef add_numbers(a, b):\n    """a plus b."""\n    return a + b\n\n\n'
+        'def double(x):\n    return add_numbers(x, x)\n')
+RENAMED = CALC.replace("add_numbers", "add")
+RENAME = ("Rename the function add_numbers to add everywhere: where it is defined in calc.py "
+          "and everywhere it is used (main.py and test_calc.py). Keep the behaviour the same.")
+
+
+def test_own_checks_that_cannot_import_the_candidate_do_not_choose(tmp_path: Path) -> None:
+    """rename-function with the 1.5B Qwen: the first reply renamed the function; the model's
+    own checks imported add_numbers, failed it, and the plain framing's reply (the file left
+    as it was) was written instead."""
+    ws = one_file_workspace(tmp_path, "calc.py", CALC)
+    events, _ = run([
+        analysis("Rename add_numbers to add"),
+        plan(task(1, "write_file", path="calc.py", instruction="rename add_numbers to add")),
+        authored(RENAMED), checks("from calc import add_numbers\n\nassert add_numbers(1, 2) == 3\n"
+                                  "assert add_numbers(5, 7) == 12\n"),
+        judge([1]), summary("## Done\n\nadd_numbers is now add."),
+    ], ws, request=RENAME, check_examples=True)
+    assert (ws / "calc.py").read_text() == RENAMED
+    assert [e.stage for e in events if e.kind == "llm_call"] == [
+        "request_analyser", "plan", "author", "checks", "judge", "summarizer"]
+
+
+@pytest.mark.parametrize("path, text", [
+    ("main.py", "from calc import add_numbers\n\nprint(add_numbers(2, 3))\n"),
+    ("test_calc.py", "import unittest\n\nfrom calc import add_numbers\n\n\n"
+                     "class CalcTest(unittest.TestCase):\n    def test_add(self):\n"
+                     "        self.assertEqual(add_numbers(2, 2), 4)\n"),
+])
+def test_no_checks_are_asked_for_a_script_or_a_test_module(
+        tmp_path: Path, path: str, text: str) -> None:
+    ws = one_file_workspace(tmp_path, path, text)
+    (ws / "calc.py").write_text(RENAMED)
+    events, _ = run([
+        analysis("Rename add_numbers to add"),
+        plan(task(1, "write_file", path=path, instruction="use add instead of add_numbers")),
+        authored(text.replace("add_numbers", "add")),
+        judge([1]), summary("## Done\n\nadd is used."),
+    ], ws, request=RENAME, check_examples=True)
+    assert (ws / path).read_text() == text.replace("add_numbers", "add")
+    assert "checks" not in [e.stage for e in events if e.kind == "llm_call"]
