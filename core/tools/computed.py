@@ -64,10 +64,10 @@ async def compute(workspace: Path, program: str, path: str, sandbox_mode: str,
         copied = await asyncio.to_thread(scratch.copy_workspace, workspace, root, {})
         if copied:
             return Computed(None, f"the program could not run: {copied}")
-        before = _read(root / path)
+        before = _read(root, path)
         ran = await scratch.run_python(root, sandbox_mode, timeout_s, stdin=program,
                                        merge=False, cap=CONTENT_CAP)
-        after = _read(root / path)
+        after = _read(root, path)
     if ran.timed_out:
         return Computed(None, f"the program did not finish within {timeout_s:g} s")
     if ran.overflowed:
@@ -83,10 +83,13 @@ async def compute(workspace: Path, program: str, path: str, sandbox_mode: str,
     return Computed(ran.output)
 
 
-def _read(file: Path) -> str | None:
-    """The text at ``file`` (bounded), None when there is none."""
+def _read(root: Path, path: str) -> str | None:
+    """The text at ``path`` in the copy ``root`` (bounded), None when there is none or it
+    leads out of the copy (a link the program made)."""
+    file = root / path
     try:
-        if not file.is_file() or file.is_symlink() or file.stat().st_size > CONTENT_CAP:
+        if file.is_symlink() or not file.resolve().is_relative_to(root.resolve()) \
+                or not file.is_file() or file.stat().st_size > CONTENT_CAP:
             return None
         return file.read_text(encoding="utf-8", errors="replace")
     except OSError:

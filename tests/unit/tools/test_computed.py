@@ -88,3 +88,9 @@ def test_the_program_cannot_change_the_workspace_or_reach_the_network(ws: Path) 
                "print(os.listdir('.'))\n")
     assert run(ws, program) == Computed("no network\n['sales.csv']\n")
     assert (ws / "sales.csv").read_text().startswith("region,amount")
+
+
+def test_a_file_the_program_links_out_of_the_copy_is_not_read(ws: Path) -> None:
+    program = ("import os\nos.symlink('/etc', 'out')\nos.symlink('/etc/hostname', 'totals.csv')\n"
+               "print('printed')\n")
+    assert run(ws, program) == Computed("printed\n")
