@@ -14,6 +14,7 @@ from typing import Any
 
 from core.engine.authoring import EDIT, INSTRUCTION_PARAMETERS, WRITE, WRITE_DESCRIPTION, \
     Author, is_authoring
+from core.engine.requested_changes import refusal
 from core.tools.base import ToolContext, ToolManager, ToolResult, WrappedTools
 from core.tools.current_text import current_text
 
@@ -67,6 +68,9 @@ class AuthoringTools(WrappedTools):
         return either
 
     async def execute(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        forbidden = ctx.run.changes_forbidden
+        if forbidden and self.written_paths(name, arguments):
+            return ToolResult(False, error=refusal(forbidden))
         if not is_authoring(name, arguments):
             if name == WRITE and "content" not in arguments:
                 return ToolResult(False, error="write_file needs an instruction: say what the "

@@ -22,7 +22,6 @@ from core.events import Event, SandboxMark, TaskFinished, TaskStarted
 from core.llm.base import Message, ToolCall
 from core.models.task import Task
 from core.engine.placeholders import resolve, unfilled
-from core.engine.requested_changes import refusal
 from core.engine.scheduler import schedule
 from core.engine.stage_caller import assistant_calls, tool_message
 from core.tools.base import ApprovalAction, RunState, ToolContext, ToolManager
@@ -44,9 +43,7 @@ class TaskExecutor:
 
     async def execute(self, tasks: list[Task], phase_id: int) -> None:
         """Run the tasks still pending; a task finished before (skipped) counts as done for
-        the tasks that depend on it, and ``"$N"`` arguments get task N's result. A write in a
-        run whose request forbids changes is not run: it ends ``skipped`` with the request's
-        words (the plan misread the request; the work asked for is not failed by it)."""
+        the tasks that depend on it, and ``"$N"`` arguments get task N's result."""
         by_id = {t.id: t for t in tasks}
         plan = schedule({t.id: t.dependencies for t in tasks}, {t.id: t.priority for t in tasks})
         for task_id, reason in plan.refused.items():
@@ -69,10 +66,7 @@ class TaskExecutor:
                     written = {str(p) for p in self.tools.written_paths(task.tool,
                                                                         task.arguments)}
                     problem = unfilled(task.arguments, written) if written else ""
-                    if written and self.run.changes_forbidden:
-                        self._finish_unrun(task, phase_id, "skipped",
-                                           refusal(self.run.changes_forbidden))
-                    elif problem:
+                    if problem:
                         self._finish_unrun(task, phase_id, "failed", f"not run: {problem}")
                     else:
                         runnable.append(task)

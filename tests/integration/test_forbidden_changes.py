@@ -34,27 +34,11 @@ def test_the_phase_engine_refuses_the_write_and_the_summary_sees_the_question(ws
     ], ws, request=ASK)
     assert (ws / "bank.py").read_text() == BANK
     write = [e for e in events if e.kind == "task_finished" and e.tool == "write_file"][0]
-    assert (write.status, write.error) == ("skipped", REFUSED)
+    assert (write.status, write.error) == ("failed", REFUSED)
     stages = [e.stage for e in events if e.kind == "llm_call"]
     assert stages == ["request_analyser", "plan", "judge", "summarizer"]
     summarizer = model.requests[-1]["messages"]
     assert summarizer[1]["content"].startswith(f"The person asked:\n{ASK}\n\nStructured request:")
-
-
-def test_a_question_answered_beside_a_refused_write_is_not_a_failed_run(ws: Path) -> None:
-    """question-function with the 1.5B Qwen: the search found withdraw and the summary named
-    it, yet the run ended `failed`: the refused write was the phase's failed task."""
-    events, model = run([
-        analysis("To raise the error 'negative amount' in a file."),
-        plan(task(1, "search_code", pattern="negative amount"),
-             task(2, "write_file", path="bank.py", instruction="raise the error")),
-        judge([1, 2]),
-        summary("## Answer\n\nwithdraw raises it."),
-    ], ws, request=ASK)
-    judged = model.requests[2]["messages"]
-    assert any("SKIPPED: " + REFUSED in str(m.get("content")) for m in judged)
-    assert events[-1].kind == "run_finished" and events[-1].outcome == "succeeded"
-    assert (ws / "bank.py").read_text() == BANK
 
 
 def test_the_classic_loop_refuses_it_too(ws: Path) -> None:
@@ -65,7 +49,7 @@ def test_the_classic_loop_refuses_it_too(ws: Path) -> None:
     ], ws, request=ASK, use_phase_task=False)
     assert (ws / "bank.py").read_text() == BANK
     write = [e for e in events if e.kind == "task_finished"][0]
-    assert (write.status, write.error) == ("skipped", REFUSED)
+    assert (write.status, write.error) == ("failed", REFUSED)
 
 
 @pytest.mark.parametrize("text, words", [

@@ -327,9 +327,11 @@ class PhaseRounds:
         """Failed writes of this phase of paths no task of the phase has written: then the
         phase is not complete, whatever the judge and Think say (the embedded Qwen called a
         phase done whose only write, todo_count.txt, had failed); the phase goes on with
-        them. A write the person denied does not count (one a request forbids is not run:
-        skipped)."""
+        them. A write the person denied does not count, nor any of a run whose request
+        forbids changes (each was refused)."""
         tools = self.engine.tools
+        if self.engine.run_state.changes_forbidden:
+            return []
         written = {path for t in self.phase.tasks if t.status == "done"
                    for path in tools.written_paths(t.tool, t.arguments)}
         missing = [(t, sorted(tools.written_paths(t.tool, t.arguments) - written))
