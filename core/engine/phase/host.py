@@ -13,6 +13,7 @@ from core.engine.authoring_tools import AuthoringTools
 from core.engine.task_executor import TaskExecutor
 from core.engine.stage_caller import Accounting, StageCaller
 from core.engine.phase.stall import Done
+from core.engine.summary import RunTally
 from core.events import Event
 from core.llm.base import Message
 from core.tools.base import RunState
@@ -29,6 +30,8 @@ class PhaseHost(Protocol):
     reanalysed: bool
     run_state: RunState
     file_changes: int
+    request: str  # the person's words
+    tally: RunTally  # what the engine counted (``changes_requested`` among it)
     language: str  # the person's: stage instructions ask for its text for them in it
     actions: dict[str, Done]  # every call the run executed, by action (see ``stall``)
 

@@ -11,7 +11,9 @@ A plan or judge that stays invalid after one repair degrades safely: an empty pl
 the round, a broken judge counts the round as not completed. A plan that only repeats
 calls already made is not run (``stall``): replanned with the evidence once, then the
 phase ends; calls already made inside a new plan are held back (``phase.execute``). A plan
-that would only read back what the last round wrote ends the phase (``look_back``).
+that would only read back what the last round wrote ends the phase (``look_back``). A
+request that asks for changes, with nothing written yet and a plan that only repeats, gets
+the write of the file it names planned by the engine, once per phase (``overdue_write``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from core.engine.task_executor import execution_messages
 from core.engine.placeholders import add_dependencies
 from core.engine.phase.execute import execute_round
 from core.engine.phase.look_back import looked_back
+from core.engine.phase.overdue_write import overdue_write
+from core.engine.authoring import WRITE
 from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.phase import PhaseStatus
@@ -59,6 +63,7 @@ class PhaseRounds:
         self.detail = ""
         self.round_starts: list[int] = []
         self.head = 0
+        self.wrote_overdue = False
         self.guard = StallGuard(lambda tool, args: bool(engine.tools.written_paths(tool, args)),
                                 record.phase.id, engine.actions)
 
@@ -109,7 +114,12 @@ class PhaseRounds:
                     self._end("failed", "no valid plan could be made")
                 continue
             bad_plans = 0
-            if self._looks_back(planned.tasks) or self._stalled(planned.tasks):
+            if self._looks_back(planned.tasks):
+                continue
+            overdue = self._overdue(planned.tasks)
+            if overdue is not None:
+                planned = overdue
+            elif self._stalled(planned.tasks):
                 continue
             tasks = self._start(planned)
             facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
@@ -226,6 +236,29 @@ class PhaseRounds:
         self.engine.emit(Notice(level="warning", stage="plan",
                                 message=f"Phase {phase.id}, round {phase.rounds}: {message}"))
         return True
+
+    def _overdue(self, specs: tuple[TaskSpec, ...]) -> Plan | None:
+        """The write the engine plans itself (``overdue_write``), once per phase, in place of
+        a plan that only repeats earlier calls while the request asks for changes and nothing
+        is written yet."""
+        engine, phase = self.engine, self.phase
+        if self.wrote_overdue or engine.file_changes or not engine.tally.changes_requested \
+                or engine.run_state.changes_forbidden or WRITE not in engine.tools.offered_names():
+            return None
+        if any(engine.tools.written_paths(s.tool, s.arguments) for s in specs) \
+                or not self.guard.stale(specs, engine.file_changes):
+            return None
+        strategy = phase.thoughts[-1].next_round_strategy if phase.thoughts else ""
+        spec = overdue_write(engine.request, phase.goal, strategy, engine.run_state.workspace)
+        if spec is None:
+            return None
+        self.wrote_overdue = True
+        path = spec.arguments["path"]
+        engine.emit(Notice(level="warning", stage="plan", message=(
+            f"Phase {phase.id}, round {phase.rounds}: the plan only repeats earlier calls and "
+            f"nothing is written yet, though the request asks for changes; the engine plans "
+            f"the write of {path} itself.")))
+        return Plan(tasks=(spec,), reasoning=f"planned by the engine: write {path}")
 
     def _start(self, plan: Plan) -> list[Task]:
         phase = self.phase

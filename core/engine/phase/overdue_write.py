@@ -1,0 +1,52 @@
+"""The write a stalled plan never makes: a request asks for a file to be changed, nothing is
+written yet, and the plan only repeats reads already made. The engine then plans the write
+itself, once per phase, as an authoring task on the file the request names: the authoring
+call shows the model the file and asks for it whole, the form a small model does best.
+
+Seen with Qwen2.5-Coder-1.5B on an exercise ("Implement parse_query(text) and
+build_query(params) in query.py"): rounds 1 and 2 listed and read query.py, Think said
+"Implement the parse_query and build_query functions in query.py", and the next two plans
+were the same list and read again; the phase ended stalled, the stub untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from core.engine.authoring import WRITE
+from core.models.stage_results import TaskSpec
+from core.tools.workspace_tests import is_test_file
+
+FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7})(?![\w/-])")
+INSTRUCTION_CHARS = 1_000
+
+
+def named_files(text: str, root: Path) -> list[str]:
+    """The workspace files ``text`` names ("query.py", "src/app.py"), in the order first
+    named; test modules, folders and names outside the workspace left out."""
+    found: list[str] = []
+    base = root.resolve()
+    for match in FILE_NAME.finditer(text):
+        name = match.group(1)
+        path = (base / name).resolve()
+        if name in found or is_test_file(name) or not path.is_relative_to(base):
+            continue
+        if path.is_file():
+            found.append(name)
+    return found
+
+
+def overdue_write(request: str, goal: str, strategy: str, root: Path) -> TaskSpec | None:
+    """The authoring task for the first file the request (or else the phase goal) names, told
+    what to do in the words of Think's strategy or the phase goal; None when neither names an
+    existing file."""
+    files = named_files(request, root) or named_files(goal, root)
+    if not files:
+        return None
+    instruction = (strategy or goal or request).strip()[:INSTRUCTION_CHARS]
+    if len(instruction) < 3:
+        instruction = f"Make the changes the request asks for in {files[0]}."
+    return TaskSpec(id=1, tool=WRITE, arguments={"path": files[0], "instruction": instruction},
+                    title=f"write {files[0]}",
+                    description="planned by the engine: the plans only repeated reads")
