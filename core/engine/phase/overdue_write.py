@@ -15,7 +15,11 @@ import re
 from pathlib import Path
 
 from core.engine.authoring import WRITE
-from core.models.stage_results import TaskSpec
+from core.engine.phase.host import PhaseHost
+from core.engine.phase.stall import StallGuard
+from core.events import Notice
+from core.models.phase import Phase
+from core.models.stage_results import Plan, TaskSpec
 from core.tools.workspace_tests import is_test_file
 
 FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7})(?![\w/-])")
@@ -50,3 +54,26 @@ def overdue_write(request: str, goal: str, strategy: str, root: Path) -> TaskSpe
     return TaskSpec(id=1, tool=WRITE, arguments={"path": files[0], "instruction": instruction},
                     title=f"write {files[0]}",
                     description="planned by the engine: the plans only repeated reads")
+
+
+def overdue_plan(engine: PhaseHost, phase: Phase, guard: StallGuard,
+                 specs: tuple[TaskSpec, ...]) -> Plan | None:
+    """The engine's own plan in place of ``specs``, with a notice that says so, when the
+    request asks for changes, nothing is written yet and ``specs`` only repeat earlier calls
+    (none of them a write); None otherwise. The caller asks once per phase."""
+    if engine.file_changes or not engine.tally.changes_requested \
+            or engine.run_state.changes_forbidden or WRITE not in engine.tools.offered_names():
+        return None
+    if any(engine.tools.written_paths(s.tool, s.arguments) for s in specs) \
+            or not guard.stale(specs, engine.file_changes):
+        return None
+    strategy = phase.thoughts[-1].next_round_strategy if phase.thoughts else ""
+    spec = overdue_write(engine.request, phase.goal, strategy, engine.run_state.workspace)
+    if spec is None:
+        return None
+    path = spec.arguments["path"]
+    engine.emit(Notice(level="warning", stage="plan", message=(
+        f"Phase {phase.id}, round {phase.rounds}: the plan only repeats earlier calls and "
+        f"nothing is written yet, though the request asks for changes; the engine plans the "
+        f"write of {path} itself.")))
+    return Plan(tasks=(spec,), reasoning=f"planned by the engine: write {path}")

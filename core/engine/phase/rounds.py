@@ -22,13 +22,11 @@ import time
 
 from core.engine.context import compact, rounds_digest
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
-from core.tools.base import DENIED
 from core.engine.task_executor import execution_messages
 from core.engine.placeholders import add_dependencies
 from core.engine.phase.execute import execute_round
 from core.engine.phase.look_back import looked_back
-from core.engine.phase.overdue_write import overdue_write
-from core.engine.authoring import WRITE
+from core.engine.phase.overdue_write import overdue_plan
 from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.llm.base import Message
 from core.models.phase import PhaseStatus
@@ -38,7 +36,8 @@ from core.engine.phase.host import PhaseHost
 from core.engine.prompts import judge_instruction, language_ask, phase_intro, plan_instruction, \
     think_instruction
 from core.engine.reports import PhaseRecord, level2
-from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, verdict_is_open
+from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, unwritten_writes, \
+    verdict_is_open
 from core.models.stage_results import Plan, TaskSpec, ThinkDecision, Verdict
 from core.engine.stages import THINK, judge_schema, parse_judge, parse_plan, parse_think, plan_schema
 
@@ -116,9 +115,10 @@ class PhaseRounds:
             bad_plans = 0
             if self._looks_back(planned.tasks):
                 continue
-            overdue = self._overdue(planned.tasks)
+            overdue = None if self.wrote_overdue else overdue_plan(engine, phase, self.guard,
+                                                                   planned.tasks)
             if overdue is not None:
-                planned = overdue
+                planned, self.wrote_overdue = overdue, True
             elif self._stalled(planned.tasks):
                 continue
             tasks = self._start(planned)
@@ -237,29 +237,6 @@ class PhaseRounds:
                                 message=f"Phase {phase.id}, round {phase.rounds}: {message}"))
         return True
 
-    def _overdue(self, specs: tuple[TaskSpec, ...]) -> Plan | None:
-        """The write the engine plans itself (``overdue_write``), once per phase, in place of
-        a plan that only repeats earlier calls while the request asks for changes and nothing
-        is written yet."""
-        engine, phase = self.engine, self.phase
-        if self.wrote_overdue or engine.file_changes or not engine.tally.changes_requested \
-                or engine.run_state.changes_forbidden or WRITE not in engine.tools.offered_names():
-            return None
-        if any(engine.tools.written_paths(s.tool, s.arguments) for s in specs) \
-                or not self.guard.stale(specs, engine.file_changes):
-            return None
-        strategy = phase.thoughts[-1].next_round_strategy if phase.thoughts else ""
-        spec = overdue_write(engine.request, phase.goal, strategy, engine.run_state.workspace)
-        if spec is None:
-            return None
-        self.wrote_overdue = True
-        path = spec.arguments["path"]
-        engine.emit(Notice(level="warning", stage="plan", message=(
-            f"Phase {phase.id}, round {phase.rounds}: the plan only repeats earlier calls and "
-            f"nothing is written yet, though the request asks for changes; the engine plans "
-            f"the write of {path} itself.")))
-        return Plan(tasks=(spec,), reasoning=f"planned by the engine: write {path}")
-
     def _start(self, plan: Plan) -> list[Task]:
         phase = self.phase
         add_dependencies(plan.tasks)
@@ -282,7 +259,7 @@ class PhaseRounds:
         judge, degraded = await self._judge(facts)
         self.engine.emit(apply_verdict(self.phase, judge, tasks, degraded=degraded))
         completed, action, strategy = await self._second_opinion(judge, tasks, degraded)
-        unwritten = self._unwritten() if completed else []
+        unwritten = unwritten_writes(engine, phase) if completed else []
         if unwritten:
             completed = False
             now = {id(t) for t in tasks}
@@ -355,32 +332,6 @@ class PhaseRounds:
             f"but the write{'s' if len(failed) > 1 else ''} of task{'s' if len(failed) > 1 else ''}"
             f" {ids} failed and the judge found it incomplete; the judge's verdict stands.")))
         return True
-
-    def _unwritten(self) -> list[Task]:
-        """Failed writes of this phase of paths no task of the phase has written: then the
-        phase is not complete, whatever the judge and Think say (the embedded Qwen called a
-        phase done whose only write, todo_count.txt, had failed); the phase goes on with
-        them. A write the person denied does not count, nor any of a run whose request
-        forbids changes (each was refused)."""
-        tools = self.engine.tools
-        if self.engine.run_state.changes_forbidden:
-            return []
-        written = {path for t in self.phase.tasks if t.status == "done"
-                   for path in tools.written_paths(t.tool, t.arguments)}
-        missing = [(t, sorted(tools.written_paths(t.tool, t.arguments) - written))
-                   for t in self.phase.tasks if t.status == "failed" and t.error != DENIED]
-        missing = [(t, paths) for t, paths in missing if paths]
-        if missing:
-            where: dict[str, list[str]] = {}
-            for t, paths in missing:
-                for path in paths:
-                    where.setdefault(path, []).append(f"round {t.round} task {t.id}")
-            named = ", ".join(f"{path} ({', '.join(tries)})" for path, tries in where.items())
-            self.engine.emit(Notice(level="warning", stage="judge", message=(
-                f"Phase {self.phase.id}, round {self.phase.rounds}: the phase was called "
-                f"complete, but the write of {named} failed and no task of the phase wrote it; "
-                "the phase goes on with the failed writes.")))
-        return [t for t, _ in missing]
 
     async def _think(self) -> ThinkDecision | None:
         engine, phase = self.engine, self.phase

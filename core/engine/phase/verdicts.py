@@ -4,14 +4,18 @@ The judge lists only the tasks that are not plainly done; every other task keeps
 status the engine recorded when it ran (done, failed, blocked) and no quality score: the
 card says "not scored", and the round's average quality is over the tasks the judge
 scored. Rates are always computed from the tasks' statuses, never asked of the model.
+A phase called complete while a write failed that no task of the phase made good is not
+complete (``unwritten_writes``).
 """
 
 from __future__ import annotations
 
-from core.events import Judged
+from core.engine.phase.host import PhaseHost
+from core.events import Judged, Notice
 from core.models.phase import Phase, completion_rate, quality_average, scored, success_rate
 from core.models.stage_results import Verdict
 from core.models.task import Task
+from core.tools.base import DENIED
 
 JUDGED_BAD = ("failed", "partial")
 
@@ -73,3 +77,30 @@ def verdict_is_open(judge: Verdict, tasks: list[Task]) -> bool:
     if action == "end_phase":
         return not judge.failed_reason
     return action == "continue_phase" and failed and not judge.next_tasks
+
+
+def unwritten_writes(engine: PhaseHost, phase: Phase) -> list[Task]:
+    """Failed writes of this phase of paths no task of the phase has written: then the
+    phase is not complete, whatever the judge and Think say (the embedded Qwen called a
+    phase done whose only write, todo_count.txt, had failed); the phase goes on with
+    them. A write the person denied does not count, nor any of a run whose request
+    forbids changes (each was refused)."""
+    tools = engine.tools
+    if engine.run_state.changes_forbidden:
+        return []
+    written = {path for t in phase.tasks if t.status == "done"
+               for path in tools.written_paths(t.tool, t.arguments)}
+    missing = [(t, sorted(tools.written_paths(t.tool, t.arguments) - written))
+               for t in phase.tasks if t.status == "failed" and t.error != DENIED]
+    missing = [(t, paths) for t, paths in missing if paths]
+    if missing:
+        where: dict[str, list[str]] = {}
+        for t, paths in missing:
+            for path in paths:
+                where.setdefault(path, []).append(f"round {t.round} task {t.id}")
+        named = ", ".join(f"{path} ({', '.join(tries)})" for path, tries in where.items())
+        engine.emit(Notice(level="warning", stage="judge", message=(
+            f"Phase {phase.id}, round {phase.rounds}: the phase was called "
+            f"complete, but the write of {named} failed and no task of the phase wrote it; "
+            "the phase goes on with the failed writes.")))
+    return [t for t, _ in missing]
