@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import stat
 import sys
 import types
@@ -26,7 +25,7 @@ from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import wait_js
 from tests.e2e.windowtools import open_settings
-from tests.support.fake_openai import FakeOpenAI
+from tests.support.fake_openai import FakeOpenAI, refused_url
 from ui.settings_dialog import SettingsDialog
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -159,10 +158,7 @@ def test_test_connection_shows_the_error_of_an_unreachable_server(
     window = make_window()
     dialog = open_settings(window)
     dialog.widgets["provider"].setCurrentText("openai")
-    with socket.socket() as probe:  # a loopback port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    dialog.widgets["base_url"].setText(f"http://127.0.0.1:{port}/v1")
+    dialog.widgets["base_url"].setText(refused_url())
     dialog.widgets["max_retries"].setValue(0)
     dialog.test_button.click()
     qtbot.waitUntil(lambda: "Connection failed" in dialog.test_label.text(), timeout=15000)

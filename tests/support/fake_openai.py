@@ -51,12 +51,19 @@ class Inject:
         return stage == self.stage and self.at <= number < self.at + self.times
 
 
+_REFUSING: list[socket.socket] = []
+
+
 def refused_url() -> str:
-    """A loopback base URL on a port nobody listens on (connection refused)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
+    """A loopback base URL on a port nobody listens on (connection refused).
+
+    The port stays bound, never listening, for the rest of the test process: a port only
+    probed and let go can be handed to the next server that binds port 0 (a fake server
+    started right after got the "down" endpoint's requests on CI)."""
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    _REFUSING.append(holder)
+    return f"http://127.0.0.1:{holder.getsockname()[1]}/v1"
 
 
 def request_stage(body: dict[str, Any]) -> str:
