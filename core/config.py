@@ -64,6 +64,13 @@ class Settings:
         "server, Ollama); 'prompted' only asks in words (servers without tools).",
         label="Stage call forcing", choices=("auto", "named", "required", "json_schema",
                                              "prompted"), group="Model")
+    temperature: float = setting(
+        0.0, "Sampling temperature of the endpoint's calls (stage replies, the classic loop; "
+        "code is always asked at 0, a retry a little higher). 0: the most likely reply, what "
+        "structured answers and small models want; servers otherwise sample at their own "
+        "default (llama-server 0.8, OpenAI 1). A model that takes no temperature (OpenAI's "
+        "reasoning models) is asked without one.",
+        label="Temperature", low=0, high=2, group="Model")
     context_window: int = setting(
         32768, "The model's context window in tokens (for the offline model: at most this, "
         "else what its file was trained for).",

@@ -79,7 +79,7 @@ def _widget_for(f: dataclasses.Field[Any], value: Any) -> FieldWidget:
         widget = QDoubleSpinBox()
         widget.setDecimals(2)
         widget.setRange(low if low is not None else -1e9, high if high is not None else 1e9)
-        widget.setSingleStep(0.05 if (high or 0) <= 1 else 1.0)
+        widget.setSingleStep(0.05 if (high or 0) <= 1 else 0.1 if (high or 0) <= 2 else 1.0)
         widget.setValue(float(value))
     else:
         widget = QLineEdit(str(value))

@@ -26,7 +26,8 @@ def make_model(settings: Settings,
     return OpenAIModel(base_url=settings.base_url, model=settings.model,
                        api_key=settings.api_key, timeout_s=settings.request_timeout_s,
                        max_retries=settings.max_retries,
-                       forcing=None if settings.forcing == "auto" else settings.forcing)
+                       forcing=None if settings.forcing == "auto" else settings.forcing,
+                       temperature=settings.temperature)
 
 
 def make_thinking_model(settings: Settings) -> ChatModel | None:
@@ -52,7 +53,8 @@ def make_thinking_model(settings: Settings) -> ChatModel | None:
                        api_key=settings.thinking_api_key or
                        (settings.api_key if same_endpoint else ""),
                        timeout_s=settings.request_timeout_s, max_retries=settings.max_retries,
-                       forcing=None if settings.forcing == "auto" else settings.forcing)
+                       forcing=None if settings.forcing == "auto" else settings.forcing,
+                       temperature=settings.temperature)
 
 
 async def endpoint_models(settings: Settings) -> list[str]:

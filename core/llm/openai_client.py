@@ -112,12 +112,17 @@ class OpenAIModel:
     provider = "openai"
 
     def __init__(self, base_url: str, model: str, api_key: str, timeout_s: float = 120.0,
-                 max_retries: int = 2, forcing: str | None = "named") -> None:
-        """``forcing`` None: not known, probe the endpoint before the first run."""
+                 max_retries: int = 2, forcing: str | None = "named",
+                 temperature: float | None = None) -> None:
+        """``forcing`` None: not known, probe the endpoint before the first run.
+        ``temperature``: sent with every call that does not name its own (None: the
+        endpoint's default, which for llama-server is 0.8)."""
         remember(api_key)
         self._base_url = base_url
         self.capabilities = Capabilities(forcing=forcing, endpoint=base_url, streams=True)
         self._token_limit = "max_tokens"
+        self._temperature = temperature
+        self._sends_temperature = True
         self._model = model or "gpt-4o-mini"
         self._client = openai.AsyncOpenAI(base_url=base_url or None, api_key=api_key or "none",
                                           timeout=timeout_s, max_retries=max_retries)
@@ -141,8 +146,9 @@ class OpenAIModel:
                 kwargs["tool_choice"] = tool_choice
         if options.max_tokens is not None:
             kwargs[self._token_limit] = options.max_tokens
-        if options.temperature is not None:
-            kwargs["temperature"] = options.temperature
+        temperature = self._temperature if options.temperature is None else options.temperature
+        if temperature is not None and self._sends_temperature:
+            kwargs["temperature"] = temperature
         if options.response_format is not None:
             kwargs["response_format"] = options.response_format
         if options.on_delta is not None and self.capabilities.streams:
@@ -188,7 +194,7 @@ class OpenAIModel:
             if _refuses_streaming(exc):
                 self._stop_streaming()
                 return None
-            if self._wants_completion_tokens(kwargs, exc):
+            if self._adapted(kwargs, exc):
                 return await self._stream_once(kwargs, messages, tools, assembler)
             raise translate_error(exc, self._base_url) from None
         except openai.OpenAIError as exc:
@@ -212,25 +218,32 @@ class OpenAIModel:
         self.capabilities = dataclasses.replace(self.capabilities, streams=False)
 
     async def _create(self, kwargs: dict[str, Any]) -> Any:
-        """The request; sent again with ``max_completion_tokens`` (and so for the rest of the
-        session) when the endpoint refuses ``max_tokens`` for this model (OpenAI's reasoning
-        models do)."""
-        try:
-            return await self._client.chat.completions.create(**kwargs)
-        except openai.BadRequestError as exc:
-            if not self._wants_completion_tokens(kwargs, exc):
-                raise
-            return await self._client.chat.completions.create(**kwargs)
+        """The request; sent again, changed as ``_adapted`` says, while the endpoint refuses
+        a parameter this model does not take."""
+        while True:
+            try:
+                return await self._client.chat.completions.create(**kwargs)
+            except openai.BadRequestError as exc:
+                if not self._adapted(kwargs, exc):
+                    raise
 
-    def _wants_completion_tokens(self, kwargs: dict[str, Any], exc: openai.APIStatusError) -> bool:
-        """Whether the endpoint refused ``max_tokens`` asking for ``max_completion_tokens``;
-        if so ``kwargs`` is changed to send that instead, for this and every later call."""
-        if exc.status_code != 400 or "max_tokens" not in kwargs \
-                or "max_completion_tokens" not in str(exc.message):
+    def _adapted(self, kwargs: dict[str, Any], exc: openai.APIStatusError) -> bool:
+        """Whether ``exc`` refuses a parameter this client can do without; if so ``kwargs``
+        is changed, for this and every later call: ``max_tokens`` becomes
+        ``max_completion_tokens`` where that is asked for, and a ``temperature`` the model
+        does not take is no longer sent (OpenAI's reasoning models refuse both)."""
+        if exc.status_code != 400:
             return False
-        self._token_limit = "max_completion_tokens"
-        kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
-        return True
+        message = str(exc.message)
+        if "max_tokens" in kwargs and "max_completion_tokens" in message:
+            self._token_limit = "max_completion_tokens"
+            kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+            return True
+        if "temperature" in kwargs and "temperature" in message:
+            self._sends_temperature = False
+            del kwargs["temperature"]
+            return True
+        return False
 
     async def list_models(self) -> list[str]:
         """The names of the models the endpoint lists (``GET /models``), sorted; raises

@@ -119,6 +119,48 @@ def test_an_endpoint_refusing_max_tokens_gets_max_completion_tokens(tmp_path: Pa
                       {"max_completion_tokens": 64}]
 
 
+@pytest.mark.parametrize("flags, sent", [([], 0.0), (["--temperature", "0.7"], 0.7)])
+def test_every_call_is_sampled_at_the_set_temperature(
+        flags: list[str], sent: float, tmp_path: Path, isolated_home: Path) -> None:
+    # llama-server samples at 0.8 unless told: stage replies of a small model at 0.8 were
+    # what the H200 evaluation got before the setting existed
+    with FakeRuntime("llama_server", stages()) as server:
+        done = headless(isolated_home, "--jsonl", "--workspace", str(tmp_path), "--base-url",
+                        server.base_url, "--model", "fake-model", *flags, REQUEST)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "hello.txt").read_text() == WRITE["content"]
+    sent_by_stage = {(r["stage"], r["body"].get("temperature")) for r in server.requests}
+    assert {stage for stage, _ in sent_by_stage} >= {"phasedesk_probe", "request_analyser",
+                                                      "plan_tool_call", "summarizer"}
+    assert {temperature for _, temperature in sent_by_stage} == {sent}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_model_refusing_a_temperature_is_asked_without_one(stream: bool) -> None:
+    refusal = {"error": {"status": 400, "message": "Unsupported value: 'temperature' does not "
+                         "support 0.0 with this model. Only the default (1) value is "
+                         "supported."}}
+    pieces: list[str] = []
+
+    async def go(server: FakeOpenAI) -> list[str]:
+        model = OpenAIModel(server.base_url, "o-model", "k", timeout_s=5, max_retries=0,
+                            temperature=0.0)
+        sink = (lambda kind, piece: pieces.append(piece)) if stream else None
+        texts = []
+        for _ in range(2):
+            reply = await model.complete([{"role": "user", "content": "hi"}], [], None,
+                                         CallOptions(on_delta=sink))
+            texts.append(reply.text or "")
+        await model.aclose()
+        return texts
+
+    with FakeOpenAI([refusal, {"text": "one"}, {"text": "two"}]) as server:
+        assert asyncio.run(go(server)) == ["one", "two"]
+    assert [r["body"].get("temperature") for r in server.requests] == [0.0, None, None]
+    assert [r["body"].get("stream", False) for r in server.requests] == [stream] * 3
+    assert ("".join(pieces) == "onetwo") == stream
+
+
 def test_a_probe_answered_with_a_wrong_value_picks_named_and_the_run_ends_with_a_model_summary(
         tmp_path: Path, isolated_home: Path) -> None:
     wrong = {PROBE_TOOL: [{"tool": PROBE_TOOL, "arguments": {"color": "red"}}]}
