@@ -47,6 +47,17 @@ CLASSIC_SYSTEM = (
     "the current file."
 )
 
+
+def write_nudge(path: str) -> str:
+    """The classic loop's one reminder when the model answers while nothing is written though
+    the request asks for changes; ``path`` is the file the request names ("" for none)."""
+    target = f"with the path {path}" if path else "with the file's path"
+    return ("Nothing has been written yet, but the request asks for files to be created or "
+            f"changed. If you can, call write_file now {target} and an instruction saying what "
+            "it must contain or what must change (its content is written in a separate step). "
+            "If it cannot be done, answer why.")
+
+
 WORDS_CHARS = 6_000  # of the person's request shown to the authoring call
 SKETCH = re.compile(r"^\s*(def |class |return |import |from \S+ import )", re.MULTILINE)
 AUTHOR_SYSTEM = (

@@ -10,6 +10,9 @@ besides forbids them (``forbidden_changes``): the engines then refuse every writ
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+from core.tools.workspace_tests import is_test_file
 
 CHANGE_WORDS = re.compile(
     r"\b(implement|implements|implementing|add|adds|create|creates|write|writes|fix|fixes|"
@@ -24,6 +27,7 @@ NEGATED_ZH = re.compile(r"(?:不要|不得|无需|不用|别)\S{0,4}?(?:修改|�
 CODE = re.compile(r"`[^`]*`|\b\w+\(")  # names in backticks, calls like add(
 SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
 SAID_CHARS = 80
+FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7})(?![\w/-])")
 
 
 def asks_for_changes(text: str) -> bool:
@@ -47,3 +51,18 @@ def forbidden_changes(text: str) -> str:
 def refusal(words: str) -> str:
     """A refused write's error, quoting the request's ``words`` that forbid it."""
     return f"not run: the request says \"{words}\"; no file is changed in this run"
+
+
+def named_files(text: str, root: Path) -> list[str]:
+    """The workspace files ``text`` names ("query.py", "src/app.py"), in the order first
+    named; test modules, folders and names outside the workspace left out."""
+    found: list[str] = []
+    base = root.resolve()
+    for match in FILE_NAME.finditer(text):
+        name = match.group(1)
+        path = (base / name).resolve()
+        if name in found or is_test_file(name) or not path.is_relative_to(base):
+            continue
+        if path.is_file():
+            found.append(name)
+    return found

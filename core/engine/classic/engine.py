@@ -14,7 +14,7 @@ import asyncio
 import json
 from typing import Any
 
-from core.engine.authoring import AuthoringContext, check_write, related_results
+from core.engine.authoring import WRITE, AuthoringContext, check_write, related_results
 from core.engine.context import compact, rounds_digest
 from core.engine.base import EngineBase
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, Summary, TasksPlanned
@@ -23,7 +23,8 @@ from core.llm.base import Message, ModelError, ToolCall
 from core.models.phase import Phase
 from core.models.task import Task
 from core.engine.language import decide
-from core.engine.prompts import CLASSIC_SYSTEM, classic_request, language_ask
+from core.engine.prompts import CLASSIC_SYSTEM, classic_request, language_ask, write_nudge
+from core.engine.requested_changes import named_files
 from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
 from core.tools.base import ToolContext
@@ -45,6 +46,7 @@ class ClassicEngine(EngineBase):
         self.record = PhaseRecord(self.phase)
         self.loops = LoopDetector()
         self._round_starts: list[int] = []
+        self._nudged = False
 
     def on_file_changed(self, path: str) -> None:
         if path not in self.record.changed_files:
@@ -95,6 +97,9 @@ class ClassicEngine(EngineBase):
             if reply.tool_calls or (reply.text or "").strip():
                 self.accounting.usable += 1
             if not reply.tool_calls:
+                if self._owes_a_write():
+                    self._nudge(reply.text or "")
+                    continue
                 self.answer = reply.text or ""
                 self.messages.append({"role": "assistant", "content": self.answer})
                 return "completed"
@@ -102,6 +107,25 @@ class ClassicEngine(EngineBase):
                 self.phase.status = "stopped"
                 self.phase.failed_reason = "the model kept repeating the same call"
                 return "completed"
+
+    def _owes_a_write(self) -> bool:
+        """Whether an answer now would leave a change the request asks for unmade: nothing
+        is written, writing is offered and allowed, and the model was not reminded yet."""
+        return not self._nudged and self.tally.changes_requested and not self.file_changes \
+            and not self.run_state.changes_forbidden and WRITE in self.tools.offered_names()
+
+    def _nudge(self, answer: str) -> None:
+        """Keeps ``answer`` in the conversation and asks once for the write (a 1.5B Qwen
+        answered "The search code has already been called…" after two searches of the file
+        it was asked to implement, and the run ended there)."""
+        self._nudged = True
+        files = named_files(self.request, self.run_state.workspace)
+        self.messages += [{"role": "assistant", "content": answer},
+                          {"role": "user", "content": write_nudge(files[0] if files else "")}]
+        target = files[0] if files else "the files"
+        self.emit(Notice(level="warning", stage="classic", message=(
+            f"The model answered without writing anything, though the request asks for "
+            f"changes; it was asked once to write {target} or say why it cannot.")))
 
     async def _round(self, calls: list[ToolCall]) -> str:
         self.phase.rounds += 1

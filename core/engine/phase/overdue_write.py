@@ -11,34 +11,17 @@ were the same list and read again; the phase ended stalled, the stub untouched.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from core.engine.authoring import WRITE
 from core.engine.phase.host import PhaseHost
+from core.engine.requested_changes import named_files
 from core.engine.phase.stall import StallGuard
 from core.events import Notice
 from core.models.phase import Phase
 from core.models.stage_results import Plan, TaskSpec
-from core.tools.workspace_tests import is_test_file
 
-FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7})(?![\w/-])")
 INSTRUCTION_CHARS = 1_000
-
-
-def named_files(text: str, root: Path) -> list[str]:
-    """The workspace files ``text`` names ("query.py", "src/app.py"), in the order first
-    named; test modules, folders and names outside the workspace left out."""
-    found: list[str] = []
-    base = root.resolve()
-    for match in FILE_NAME.finditer(text):
-        name = match.group(1)
-        path = (base / name).resolve()
-        if name in found or is_test_file(name) or not path.is_relative_to(base):
-            continue
-        if path.is_file():
-            found.append(name)
-    return found
 
 
 def overdue_write(request: str, goal: str, strategy: str, root: Path) -> TaskSpec | None:
