@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from core.engine.phase.overdue_write import named_files
+from core.engine.requested_changes import named_files
 from core.engine.runner import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
