@@ -223,7 +223,7 @@ class OpenAIModel:
         while True:
             try:
                 return await self._client.chat.completions.create(**kwargs)
-            except openai.BadRequestError as exc:
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
                 if not self._adapted(kwargs, exc):
                     raise
 
@@ -231,8 +231,9 @@ class OpenAIModel:
         """Whether ``exc`` refuses a parameter this client can do without; if so ``kwargs``
         is changed, for this and every later call: ``max_tokens`` becomes
         ``max_completion_tokens`` where that is asked for, and a ``temperature`` the model
-        does not take is no longer sent (OpenAI's reasoning models refuse both)."""
-        if exc.status_code != 400:
+        does not take is no longer sent (OpenAI's reasoning models refuse both; Hugging Face's
+        text-generation-inference answers 422 to a temperature of 0)."""
+        if exc.status_code not in (400, 422):
             return False
         message = str(exc.message)
         if "max_tokens" in kwargs and "max_completion_tokens" in message:

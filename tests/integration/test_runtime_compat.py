@@ -136,10 +136,13 @@ def test_every_call_is_sampled_at_the_set_temperature(
 
 
 @pytest.mark.parametrize("stream", [False, True])
-def test_a_model_refusing_a_temperature_is_asked_without_one(stream: bool) -> None:
-    refusal = {"error": {"status": 400, "message": "Unsupported value: 'temperature' does not "
-                         "support 0.0 with this model. Only the default (1) value is "
-                         "supported."}}
+@pytest.mark.parametrize("status, message", [
+    (400, "Unsupported value: 'temperature' does not support 0.0 with this model. Only the "
+          "default (1) value is supported."),
+    (422, "Input validation error: `temperature` must be strictly positive")])
+def test_a_model_refusing_a_temperature_is_asked_without_one(stream: bool, status: int,
+                                                             message: str) -> None:
+    refusal = {"error": {"status": status, "message": message}}
     pieces: list[str] = []
 
     async def go(server: FakeOpenAI) -> list[str]:
