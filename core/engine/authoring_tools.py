@@ -4,9 +4,7 @@ With ``author_files`` on (the default), ``write_file`` is offered with a path an
 instruction, ``edit_file`` not at all, and an authored write goes through ``Author`` and
 then the real ``write_file``; a write with content and ``edit_file`` are still accepted (a
 model or a script may give them). Off, the tools are offered as they are (content in the
-call, exact-text edits): the form the evaluation compares against. A run whose request
-forbids changes is offered neither (``writes_withheld``); a write a model names anyway is
-refused with the request's words.
+call, exact-text edits): the form the evaluation compares against.
 """
 
 from __future__ import annotations
@@ -29,29 +27,22 @@ class AuthoringTools(WrappedTools):
         super().__init__(inner)
         self.author = author
         self.authored = authored
-        self.writes_withheld = False  # the request forbids changes: no write is offered
 
     def names(self) -> list[str]:
         """Every tool a plan may name (``edit_file`` included, though never offered)."""
         return self.inner.names()
 
     def offered_names(self) -> list[str]:
-        return [name for name in self.inner.names() if self._offered(name)]
-
-    def _offered(self, name: str) -> bool:
-        if self.writes_withheld and name in (WRITE, EDIT):
-            return False
-        return name != EDIT or not self.authored
+        return [name for name in self.inner.names() if name != EDIT or not self.authored]
 
     def schemas(self) -> list[dict[str, Any]]:
         """The offered tools: what the system prompt lists and the classic loop is given."""
+        if not self.authored:
+            return self.inner.schemas()
         offered = []
         for entry in self.inner.schemas():
             name = entry["function"]["name"]
-            if not self._offered(name):
-                continue
-            if not self.authored:
-                offered.append(entry)
+            if name == EDIT:
                 continue
             if name == WRITE:
                 entry = {"type": "function", "function": {

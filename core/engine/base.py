@@ -152,7 +152,6 @@ class EngineBase:
         self.request = request
         self.tally.changes_requested = asks_for_changes(request)
         self.run_state.changes_forbidden = forbidden_changes(request)
-        self.tools.writes_withheld = bool(self.run_state.changes_forbidden)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),
@@ -164,10 +163,6 @@ class EngineBase:
             await self._close_thinking()
             self._end(fallback_summary(self.tally, "there was nothing to do"), 0.0)
             return
-        if self.run_state.changes_forbidden:
-            self.emit(Notice(level="info", message=(
-                f"The request says \"{self.run_state.changes_forbidden}\": no tool that writes "
-                "files is offered in this run.")))
         try:
             await self.tools.open(self.emit)
             await self.caller.prepare()

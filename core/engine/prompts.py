@@ -24,17 +24,11 @@ ANALYSER_SYSTEM = (
 AGENT_SYSTEM = (
     "You are PhaseDesk, an agent working on a workspace folder in phases. Each round you plan "
     "tasks, the engine runs them and you judge the results. Call exactly the tool you are "
-    "asked to call. Paths are relative to the workspace root. {writes}\n\n"
+    "asked to call. Paths are relative to the workspace root. To create or change a file, "
+    "plan write_file with the file's path and an instruction saying what it must contain or "
+    "what must change; the engine then shows the model the file and has its new content "
+    "written.\n\n"
     "Tools a task can use:\n{tools}"
-)
-PHASE_WRITES = (
-    "To create or change a file, plan write_file with the file's path and an instruction "
-    "saying what it must contain or what must change; the engine then shows the model the "
-    "file and has its new content written."
-)
-NO_WRITES = (
-    "The request says not to change any file, so no tool that writes files is offered: "
-    "answer from what the tools show."
 )
 
 SUMMARIZER_SYSTEM = (
@@ -47,12 +41,10 @@ CLASSIC_SYSTEM = (
     "gather information or make changes; several independent calls may go in one reply. After "
     "each batch of results decide whether you have enough information to answer the request: "
     "if yes, answer in plain text (Markdown); if not, make the next tool calls. Never repeat "
-    "a call with the same arguments. Paths are relative to the workspace root. {writes}"
-)
-CLASSIC_WRITES = (
-    "To create or change a file, call write_file with its path and an instruction saying "
-    "what it must contain or what must change; its new content is written in a separate step "
-    "that shows the current file."
+    "a call with the same arguments. Paths are relative to the workspace root. To create or "
+    "change a file, call write_file with its path and an instruction saying what it must "
+    "contain or what must change; its new content is written in a separate step that shows "
+    "the current file."
 )
 
 

@@ -41,42 +41,6 @@ def test_the_phase_engine_refuses_the_write_and_the_summary_sees_the_question(ws
     assert summarizer[1]["content"].startswith(f"The person asked:\n{ASK}\n\nStructured request:")
 
 
-def offered(request: dict) -> set[str]:
-    """The tool names a request offers: its tools, or the task variants of a plan schema."""
-    names = {t["function"]["name"] for t in request["tools"]}
-    for tool in request["tools"]:
-        tasks = tool["function"]["parameters"].get("properties", {}).get("tasks", {})
-        for variant in tasks.get("items", {}).get("anyOf", []):
-            names |= set(variant["properties"]["tool"]["enum"])
-    return names
-
-
-def test_neither_engine_offers_a_write_to_a_request_that_forbids_changes(ws: Path) -> None:
-    events, model = run([
-        analysis("Name the function that raises 'negative amount'."),
-        plan(task(1, "search_code", pattern="negative amount")),
-        judge([1], completed=True, action="end_phase"),
-        summary("## Answer\n\nwithdraw raises it."),
-    ], ws, request=ASK)
-    planned = offered(model.requests[1])
-    assert "search_code" in planned and not planned & {"write_file", "edit_file"}
-    system = model.requests[1]["messages"][0]["content"]
-    assert "write_file" not in system and "no tool that writes files is offered" in system
-    notice = ("The request says \"Do not change any file\": no tool that writes files is "
-              "offered in this run.")
-    assert notice in [e.message for e in events if e.kind == "notice"]
-    assert events[-1].outcome == "succeeded" and (ws / "bank.py").read_text() == BANK
-
-    _, model = run([{"text": "withdraw raises it."}], ws, request=ASK, use_phase_task=False)
-    assert offered(model.requests[0]) == {"list_files", "read_file", "search_code",
-                                          "run_command"}
-    assert "write_file" not in model.requests[0]["messages"][0]["content"]
-    _, model = run([{"text": "withdraw raises it."}], ws,
-                   request="Which function raises the error? Fix it if it is wrong.",
-                   use_phase_task=False)
-    assert "write_file" in offered(model.requests[0])
-
-
 def test_the_classic_loop_refuses_it_too(ws: Path) -> None:
     events, _ = run([
         {"tool_calls": [{"tool": "write_file", "arguments": {

@@ -23,8 +23,7 @@ from core.llm.base import Message, ModelError, ToolCall
 from core.models.phase import Phase
 from core.models.task import Task
 from core.engine.language import decide
-from core.engine.prompts import CLASSIC_SYSTEM, CLASSIC_WRITES, NO_WRITES, classic_request, \
-    language_ask, write_nudge
+from core.engine.prompts import CLASSIC_SYSTEM, classic_request, language_ask, write_nudge
 from core.engine.requested_changes import named_files
 from core.engine.reports import PhaseRecord
 from core.schema import SchemaError, coerce
@@ -70,8 +69,7 @@ class ClassicEngine(EngineBase):
         self.phase.max_rounds = self.accounting.budget
         self.tally.records = [self.record]
         files = await asyncio.to_thread(self.workspace_view)
-        writes = NO_WRITES if self.tools.writes_withheld else CLASSIC_WRITES
-        system = CLASSIC_SYSTEM.format(writes=writes) + language_ask(self.language, "classic")
+        system = CLASSIC_SYSTEM + language_ask(self.language, "classic")
         self.messages = [{"role": "system", "content": system},
                          {"role": "user", "content": classic_request(request, self.memory, files)}]
         self.base_messages = self.messages

@@ -22,9 +22,9 @@ from core.models.phase import Phase
 from core.engine.phase.dependencies import block, blocked_by, missing_work
 from core.engine.phase.rounds import PhaseRounds
 from core.engine.language import decide, detect
-from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, NO_WRITES, PHASE_PLANNER_INSTRUCTION, \
-    PHASE_WRITES, SUMMARIZER_SYSTEM, analyser_user, execution_request, language_ask, \
-    reanalyse_user, summary_request, tool_catalogue
+from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
+    SUMMARIZER_SYSTEM, analyser_user, execution_request, language_ask, reanalyse_user, \
+    summary_request, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.scheduler import order_phases
 from core.engine.phase.stall import Done
@@ -137,8 +137,9 @@ class PhaseEngine(EngineBase):
 
     async def run_phases(self, analysis: Analysis) -> str:
         self.analysis_text, self.brief_text = analysis.as_text(), analysis.as_text(False)
+        system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
         files = await asyncio.to_thread(self.workspace_view)
-        self.base_messages = [{"role": "system", "content": self._agent_system()},
+        self.base_messages = [{"role": "system", "content": system},
                               {"role": "user", "content": execution_request(
                                   analysis.as_text(), self.memory, files)}]
         if self.accounting.exhausted:
@@ -184,11 +185,6 @@ class PhaseEngine(EngineBase):
                 any(r.phase.status == "pending" for r in self.records):
             return "budget_exhausted"
         return "completed"
-
-    def _agent_system(self) -> str:
-        """The rounds' system prompt: how files are written (or that none may be), the tools."""
-        writes = NO_WRITES if self.tools.writes_withheld else PHASE_WRITES
-        return AGENT_SYSTEM.format(writes=writes, tools=tool_catalogue(self.tools.schemas()))
 
     async def plan_phases(self, analysis: Analysis) -> PhasePlan:
         """The phase plan: one phase without a model call for work the analysis does not call
