@@ -15,8 +15,8 @@ from pathlib import Path
 
 from core.engine.authoring import WRITE
 from core.engine.phase.host import PhaseHost
-from core.engine.requested_changes import named_files
 from core.engine.phase.stall import StallGuard
+from core.engine.requested_changes import named_files
 from core.events import Notice
 from core.models.phase import Phase
 from core.models.stage_results import Plan, TaskSpec
