@@ -63,9 +63,9 @@ if ! .venv/bin/python -c "import llama_cpp" >/dev/null 2>&1; then
   echo "    on 2 cores (pip caches the wheel for next time)."
   log=$(mktemp)
   set +o pipefail
+  # Steps and elapsed time as they happen, then where pip cached the wheel it built.
   CMAKE_ARGS="-DGGML_NATIVE=OFF" "${PIP[@]}" install -v "llama-cpp-python>=0.3.0" 2>&1 \
-    | tee "$log" | grep --line-buffered -oE '\[[0-9]+/[0-9]+\]' \
-    | awk '{ printf "\r    compiling %s", $0; fflush() } END { print "" }'
+    | tee "$log" | bash scripts/progress-filter.sh
   set -o pipefail
   if ! .venv/bin/python -c "import llama_cpp" >/dev/null 2>&1; then
     tail -n 40 "$log"
