@@ -44,12 +44,14 @@ def test_the_outcome_leads_the_summary_footer_and_history_list(
     wait_js(qtbot, window, FINISHED)
 
     header = texts(qtbot, window, ".summarizer-header > *")
-    assert header[:4] == ["📝", "Summary", "✅ Succeeded", "✅ Completed"]
+    assert header == ["📝", "Summary", "✅ Succeeded"]  # "completed" adds nothing to it
     assert texts(qtbot, window, ".summarizer-requirements .requirement-text") == [
         HOSTILE, "Keep DEBUG as it is"]
     assert js(qtbot, window, "Array.from(document.querySelectorAll('.requirement'))"
                              ".map(r => r.dataset.status)") == ["done", "done"]
-    assert texts(qtbot, window, ".requirement-evidence")[0] == "task 1 edit_file <b>ok</b>"
+    assert texts(qtbot, window, ".requirement-evidence")[0] == "Evidence: task 1 edit_file <b>ok</b>"
+    assert texts(qtbot, window, ".requirement-evidence .evidence-text")[0] == \
+        "task 1 edit_file <b>ok</b>"
     assert count(qtbot, window, ".message-summarizer img, .summarizer-requirements b") == 0
     assert js(qtbot, window, "document.title") != "owned"
     assert texts(qtbot, window, ".run-footer > *")[0] == "✅ Succeeded"
@@ -59,6 +61,7 @@ def test_the_outcome_leads_the_summary_footer_and_history_list(
     submit(qtbot, window, "Fix the parser")
     wait_js(qtbot, window, FINISHED)
     assert texts(qtbot, window, ".summarizer-header .outcome") == ["❌ Failed"]
+    assert texts(qtbot, window, ".summarizer-header .badge") == ["❌ Failed"]
     assert js(qtbot, window, "Array.from(document.querySelectorAll('.requirement'))"
                              ".map(r => r.dataset.status)") == ["failed"]
     assert js(qtbot, window, "document.querySelector('.run').dataset.outcome") == "failed"

@@ -21,8 +21,25 @@
     unsandboxed: ["⚠ not sandboxed", "off", "Ran with your full rights: it could change files " +
       "outside the workspace and use the network."],
   };
+  /** The plan's priority (1–10, 10 the most important; tasks that can run at the same time
+      start in priority order) as a few levels a person reads: [lowest number, label]. */
+  const PRIORITY_LEVELS = [[9, "P1 · highest"], [7, "P2 · high"], [4, "P3 · normal"], [1, "P4 · low"]];
   const running = new Set();
   let ticker = 0;
+
+  function priorityValue(priority) {
+    return Math.max(1, Math.min(10, Math.round(PD.num(priority, 5))));
+  }
+
+  function priorityMeta(priority) {
+    const value = priorityValue(priority);
+    const level = PRIORITY_LEVELS.findIndex(([low]) => value >= low);
+    const meta = PD.el("span", "meta priority priority-p" + (level + 1), PRIORITY_LEVELS[level][1]);
+    meta.dataset.priority = String(value);
+    meta.title = "Priority " + value + " of 10 in the plan (10 is the most important): tasks that " +
+      "can run at the same time start in priority order.";
+    return meta;
+  }
 
   function tick() {
     const now = Date.now();
@@ -73,9 +90,7 @@
     } else if (tool) {
       PD.add(meta, PD.el("span", "meta tool", "🔧 " + tool));
     }
-    if (task.priority !== undefined) {
-      PD.add(meta, PD.el("span", "meta priority", "⭐ " + PD.num(task.priority) + "/10"));
-    }
+    if (task.priority !== undefined) PD.add(meta, priorityMeta(task.priority));
     const deps = PD.arr(task.dependencies).map(PD.str).filter(Boolean);
     if (deps.length) PD.add(meta, PD.el("span", "meta deps", "↳ after " + deps.join(", ")));
     const details = PD.el("div", "task-details");
@@ -164,11 +179,10 @@
     setStatus(card, status);
     card.time.textContent = PD.secs(ev.elapsed_s);
     markSandbox(card, ev.sandbox);
-    const old = card.details.querySelector(".detail.outcome");
-    if (old) old.remove();
+    for (const old of card.el.querySelectorAll(".detail.outcome, .task-error")) old.remove();
     if (PD.str(ev.error)) {
       PD.add(card.details, detailBlock("Error", PD.clip(ev.error, MAX_DETAIL), "outcome error"));
-      PD.add(card.el.querySelector(".task-desc"), PD.el("div", "task-error", PD.clip(ev.error, 200)));
+      card.el.insertBefore(PD.el("div", "task-error", PD.clip(ev.error, 200)), card.details);
     } else if (PD.str(ev.result)) {
       PD.add(card.details, detailBlock("Result", PD.clip(ev.result, MAX_DETAIL), "outcome"));
     }
@@ -180,6 +194,17 @@
   /** The latest card of task ``taskId`` in phase ``phaseId`` (null when there is none). */
   PD.taskCard = function (run, phaseId, taskId) {
     return run.latestTask.get(PD.num(phaseId) + ":" + PD.num(taskId)) || null;
+  };
+
+  /** Put ``node`` (an approval the task asked for) in the task's card, after what the task is
+      and before what came of it, so it reads in order live and replayed; false when the run
+      shows no card for that task. */
+  PD.addToTaskCard = function (run, phaseId, taskId, node) {
+    if (!PD.num(taskId)) return false;
+    const card = PD.taskCard(run, phaseId, taskId);
+    if (!card) return false;
+    card.el.insertBefore(node, card.el.querySelector(".task-error") || card.details);
+    return true;
   };
 
   PD.taskTitle = function (run, phaseId, taskId) {

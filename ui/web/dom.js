@@ -59,6 +59,11 @@ window.PD = window.PD || {};
     return (v / 1024 / 1024).toFixed(1) + " MB";
   };
 
+  /** ``text`` as compared for "the same words": whitespace collapsed, ends trimmed. */
+  PD.sameText = function (text) {
+    return PD.str(text).replace(/\s+/g, " ").trim();
+  };
+
   PD.words = function (snake) {
     return PD.str(snake).replace(/_/g, " ");
   };

@@ -76,6 +76,7 @@
     }
     if (PD.str(ev.user_summary)) {
       PD.add(card, PD.markdown("div", "judge-summary", ev.user_summary, ev.user_summary_html));
+      phase.lines.add(PD.sameText(ev.user_summary));
     }
     const decision = PD.el("div", "judge-decision");
     const action = PD.str(ev.next_action);
@@ -102,7 +103,10 @@
     PD.add(line, PD.el("span", "think-icon", "💭"), PD.el("span", "think-label", "Think"),
       PD.el("span", "think-verdict", verdict));
     const field = PD.str(ev.next_round_strategy) ? "next_round_strategy" : "user_summary";
-    if (PD.str(ev[field])) PD.add(line, PD.markdown("div", "think-text", ev[field], ev[field + "_html"]));
+    if (PD.str(ev[field])) {
+      PD.add(line, PD.markdown("div", "think-text", ev[field], ev[field + "_html"]));
+      if (run.activePhase) run.activePhase.lines.add(PD.sameText(ev[field]));
+    }
     PD.add(PD.sink(run), line);
   };
 })(window.PD);

@@ -58,7 +58,8 @@
     PD.add(actions, ...buttons);
     PD.add(card, actions);
     approvals.set(id, { card, actions });
-    PD.add(target(), card);
+    const run = PD.currentRun();
+    if (!PD.addToTaskCard(run, ev.phase_id, ev.task_id, card)) PD.add(PD.sink(run), card);
   };
 
   PD.renderApprovalResolved = function (ev) {

@@ -70,7 +70,7 @@
     PD.add(el, head, body);
     const phase = {
       el, body, badge, round: 0, maxRounds: PD.num(ev.max_rounds), taskStatus: new Map(),
-      finalCount: null,
+      finalCount: null, lines: new Set(),
       setRound(round, maxRounds) {
         phase.round = round;
         if (maxRounds) phase.maxRounds = maxRounds;
@@ -196,7 +196,9 @@
     }
     phase.finalCount = [PD.num(ev.tasks_done), PD.num(ev.tasks_total)];
     phase.el.classList.add("finished");
-    if (PD.str(ev.summary)) PD.add(phase.body, PD.markdown("div", "phase-summary", ev.summary, ev.summary_html));
+    if (PD.str(ev.summary) && !phase.lines.has(PD.sameText(ev.summary))) {
+      PD.add(phase.body, PD.markdown("div", "phase-summary", ev.summary, ev.summary_html));
+    }
     phase.refresh();
     if (run.activePhase === phase) run.activePhase = null;
   };

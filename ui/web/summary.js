@@ -28,6 +28,14 @@
     return badge;
   };
 
+  /** Whether the run's status says more than its outcome: a run stopped, out of budget or
+      waiting for an answer says so; "completed" beside an outcome, or "failed" beside the
+      outcome "failed", repeats it. */
+  function statusAddsToOutcome(status, outcome) {
+    if (status === "completed") return false;
+    return !(status === "failed" && PD.str(outcome) === "failed");
+  }
+
   /** The compact checklist of the analysis's requirements; model text goes in as text. */
   function requirementList(ev) {
     const entries = PD.arr(ev.requirements).filter((r) => r && typeof r === "object");
@@ -45,7 +53,10 @@
       PD.add(item, PD.el("span", "requirement-icon", REQUIREMENT_ICONS[status]),
         PD.el("span", "requirement-text", PD.str(entry.requirement)),
         PD.el("span", "requirement-status", PD.words(status)));
-      if (PD.str(entry.evidence)) PD.add(item, PD.el("div", "requirement-evidence", PD.str(entry.evidence)));
+      if (PD.str(entry.evidence)) {
+        PD.add(item, PD.add(PD.el("div", "requirement-evidence"), PD.el("span", "evidence-label", "Evidence: "),
+          PD.el("span", "evidence-text", PD.str(entry.evidence))));
+      }
       PD.add(list, item);
     }
     return PD.add(box, PD.el("h4", "", "☑️ Requirements"), list);
@@ -79,8 +90,10 @@
     const panel = PD.el("div", "message-summarizer");
     panel.dataset.status = status;
     const header = PD.el("div", "summarizer-header");
+    const outcome = PD.outcomeBadge(ev.outcome);
     PD.add(header, PD.el("span", "summarizer-icon", "📝"), PD.el("span", "summarizer-title", "Summary"),
-      PD.outcomeBadge(ev.outcome), PD.el("span", "badge run-status " + badgeClass, badgeText));
+      outcome, statusAddsToOutcome(status, ev.outcome) || !outcome ?
+        PD.el("span", "badge run-status " + badgeClass, badgeText) : null);
     if (PD.str(ev.outcome)) panel.dataset.outcome = PD.str(ev.outcome);
     if (PD.str(ev.generated_by) === "fallback") {
       PD.add(header, PD.el("span", "summarizer-by", "composed without the model"));
