@@ -1,10 +1,10 @@
 """The settings dialog, generated from the settings declared once in ``core.config``.
 
 One row per field, grouped by its ``group``; the widget follows the field's type and
-metadata (choices → combo box, bool → check box, int/float → spin box with low/high,
-secret → password line edit, file filter → line edit with a "Browse…" file picker, a list
-of MCP servers → ``McpServersEditor``, the model name → an editable combo box that
-``ui.connection_test`` fills). Invalid values are refused with the reason and the dialog stays
+metadata (``ui.settings_fields``; a file filter adds a "Browse…" file picker, a list of MCP
+servers is a ``McpServersEditor``, the model name's combo box is filled by
+``ui.connection_test``; the offline model file names the model it means, as the window's
+header does). Invalid values are refused with the reason and the dialog stays
 open. "Test connection" asks an OpenAI-compatible endpoint for its models, makes one tiny
 model request without freezing the UI, then probes the endpoint for how its stage calls
 can be forced.
@@ -20,11 +20,9 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -33,8 +31,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -42,65 +38,16 @@ from PySide6.QtWidgets import (
 from core import config, secrets
 from core.appdirs import models_dir
 from core.config import Settings
+from core.engine.runner import offline_model_label
 from core.secrets import redact
 from core.tools import sandbox
 from ui.connection_test import ModelList, probe_line, stored_probe_line
 from ui.mcp_editor import McpServersEditor
+from ui.settings_fields import FieldWidget, note_label, value_of, widget_for
 
 log = logging.getLogger(__name__)
 
-FieldWidget = QCheckBox | QComboBox | QSpinBox | QDoubleSpinBox | QLineEdit | McpServersEditor
-INT_LIMIT = 2_147_483_647
-
-
-def _widget_for(f: dataclasses.Field[Any], value: Any) -> FieldWidget:
-    meta = f.metadata
-    low, high = meta["low"], meta["high"]
-    widget: FieldWidget
-    if isinstance(f.default, bool):
-        widget = QCheckBox()
-        widget.setChecked(bool(value))
-    elif meta["choices"]:
-        widget = QComboBox()
-        widget.addItems(list(meta["choices"]))
-        widget.setCurrentText(str(value))
-    elif isinstance(f.default, int):
-        widget = QSpinBox()
-        widget.setRange(int(low) if low is not None else -INT_LIMIT,
-                        int(high) if high is not None else INT_LIMIT)
-        widget.setValue(int(value))
-    elif meta["offers_models"]:
-        widget = QComboBox()
-        widget.setEditable(True)
-        widget.setCurrentText(str(value))
-        widget.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        widget.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-    elif isinstance(f.default, float):
-        widget = QDoubleSpinBox()
-        widget.setDecimals(2)
-        widget.setRange(low if low is not None else -1e9, high if high is not None else 1e9)
-        widget.setSingleStep(0.05 if (high or 0) <= 1 else 0.1 if (high or 0) <= 2 else 1.0)
-        widget.setValue(float(value))
-    else:
-        widget = QLineEdit(str(value))
-        widget.setPlaceholderText(meta["placeholder"])
-        if meta["secret"]:
-            widget.setEchoMode(QLineEdit.EchoMode.Password)
-    widget.setObjectName(f"setting_{f.name}")
-    widget.setToolTip(meta["description"])
-    return widget
-
-
-def _value_of(widget: FieldWidget) -> Any:
-    if isinstance(widget, McpServersEditor):
-        return widget.servers()
-    if isinstance(widget, QCheckBox):
-        return widget.isChecked()
-    if isinstance(widget, QComboBox):
-        return widget.currentText().strip() if widget.isEditable() else widget.currentText()
-    if isinstance(widget, (QSpinBox, QDoubleSpinBox)):
-        return widget.value()
-    return widget.text().strip()
+DEMO_NOTE = " (the bundled demo model)"
 
 
 class SettingsDialog(QDialog):
@@ -141,9 +88,13 @@ class SettingsDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
         self.test_label.setText(stored_probe_line(settings))
-        base_url = self.widgets["base_url"]
+        base_url, provider = self.widgets["base_url"], self.widgets["provider"]
         if self.model_list is not None and isinstance(base_url, QLineEdit):
             base_url.textChanged.connect(self.model_list.forget)
+        if isinstance(base_url, QLineEdit) and isinstance(provider, QComboBox):
+            base_url.textChanged.connect(self._show_offline_model)
+            provider.currentTextChanged.connect(self._show_offline_model)
+        self._show_offline_model()
 
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
@@ -169,7 +120,7 @@ class SettingsDialog(QDialog):
                                           self._start_timeout)
                 widget.setObjectName(f"setting_{f.name}")
             else:
-                widget = _widget_for(f, getattr(settings, f.name))
+                widget = widget_for(f, getattr(settings, f.name))
             self.widgets[f.name] = widget
             label = QLabel(f.metadata["label"])
             label.setToolTip(f.metadata["description"])
@@ -180,19 +131,16 @@ class SettingsDialog(QDialog):
             if f.metadata["offers_models"] and isinstance(widget, QComboBox):
                 self.model_list = ModelList(widget, QLabel())
                 groups[group].addRow("", self.model_list.warning)
-            if f.metadata["offers_models"] and isinstance(widget, QComboBox):
-                self.model_list = ModelList(widget, QLabel())
-                groups[group].addRow("", self.model_list.warning)
+            if f.name == "gguf" and isinstance(widget, QLineEdit):
+                groups[group].addRow("", self._offline_model_line(settings, widget))
             if f.metadata["secret"]:
-                stored = QLabel(f"Stored in: {secrets.describe_store(f.name)}")
-                stored.setWordWrap(True)
-                stored.setObjectName(f"keyStore_{f.name}")
+                stored = note_label(f"Stored in: {secrets.describe_store(f.name)}",
+                                    f"keyStore_{f.name}")
                 self.key_store_labels[f.name] = stored
                 groups[group].addRow("", stored)
             if f.name == "command_sandbox":
-                self.sandbox_label = QLabel(sandbox.availability().describe())
-                self.sandbox_label.setWordWrap(True)
-                self.sandbox_label.setObjectName("sandboxStatus")
+                self.sandbox_label = note_label(sandbox.availability().describe(),
+                                                "sandboxStatus")
                 groups[group].addRow("", self.sandbox_label)
         body_layout.addStretch(1)
         return body
@@ -207,13 +155,37 @@ class SettingsDialog(QDialog):
         row = QWidget()
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
-        edit.setPlaceholderText("bundled default")
         button = QPushButton("Browse…")
         button.setObjectName(f"browse_{f.name}")
         button.clicked.connect(lambda: self._pick_file(f, edit))
         layout.addWidget(edit, 1)
         layout.addWidget(button)
         return row
+
+    def _offline_model_line(self, settings: Settings, edit: QLineEdit) -> QLabel:
+        """Under the offline model file: the model it names, as the window's header names it;
+        the placeholder names the model an empty field means."""
+        default, _ = offline_model_label(dataclasses.replace(settings, gguf=""))
+        edit.setPlaceholderText(f"Empty: {default}" if default
+                                else "Empty: no offline model is installed")
+        self.offline_model_line = note_label("", "offlineModelInUse")
+        edit.textChanged.connect(self._show_offline_model)
+        return self.offline_model_line
+
+    def _show_offline_model(self) -> None:
+        """Name the model of the offline model field, and whether the provider uses it."""
+        values = {name: value_of(self.widgets[name]) for name in ("provider", "base_url", "gguf")}
+        name, demo = offline_model_label(dataclasses.replace(self._settings, gguf=values["gguf"]))
+        provider = values["provider"] if values["provider"] != "auto" else \
+            "openai" if values["base_url"] else "embedded"
+        if not name:
+            text = "No model file found there: give a .gguf file or an installed model's name."
+        elif provider == "embedded":
+            text = f"In use: {name}{DEMO_NOTE if demo else ''}"
+        else:
+            text = f"Offline model: {name}{DEMO_NOTE if demo else ''} (not in use: the " \
+                   "provider is an OpenAI-compatible endpoint)"
+        self.offline_model_line.setText(text)
 
     def _pick_file(self, f: dataclasses.Field[Any], edit: QLineEdit) -> None:
         start = edit.text().strip() or str(models_dir())
@@ -224,14 +196,14 @@ class SettingsDialog(QDialog):
 
     def _workspace(self) -> Path:
         """Where a tested MCP server runs: the workspace being edited, else the home folder."""
-        folder = Path(str(_value_of(self.widgets["workspace"])) or "~").expanduser()
+        folder = Path(str(value_of(self.widgets["workspace"])) or "~").expanduser()
         return folder if folder.is_dir() else Path.home()
 
     def _start_timeout(self) -> float:
-        return float(_value_of(self.widgets["mcp_start_timeout_s"]))
+        return float(value_of(self.widgets["mcp_start_timeout_s"]))
 
     def values(self) -> dict[str, Any]:
-        return {name: _value_of(widget) for name, widget in self.widgets.items()}
+        return {name: value_of(widget) for name, widget in self.widgets.items()}
 
     def current_settings(self) -> Settings:
         """The values in the dialog as ``Settings``; raises ``ValueError`` with the reason."""
