@@ -45,6 +45,7 @@ class Bridge(QObject):
     undo_requested = Signal(str)  # run id
     file_undo_requested = Signal(str, str)  # run id, the file's workspace path
     mark_requested = Signal(str, bool)  # run id, marked
+    retry_requested = Signal(str)  # run id: run its request again, in its conversation
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -187,3 +188,10 @@ class Bridge(QObject):
         run_id = self._run_id("mark_run", data)
         if data is not None and run_id is not None:
             self.mark_requested.emit(run_id, data["marked"])
+
+    @Slot(str)
+    def retry_run(self, payload: str) -> None:
+        """``{"run_id": str}``: start the finished run's request again, as a new run."""
+        run_id = self._run_id("retry_run", self._parse("retry_run", payload, {"run_id": str}))
+        if run_id is not None:
+            self.retry_requested.emit(run_id)

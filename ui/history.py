@@ -82,6 +82,9 @@ class History:
             raise KeyError(f"no run {run_id}")
         return run["marked"]
 
+    def run(self, run_id: str) -> RunInfo | None:
+        return self.store.run(run_id)
+
     def last_run(self, conversation_id: int) -> RunInfo | None:
         runs = self.store.runs(conversation_id)
         return runs[-1] if runs else None

@@ -22,7 +22,7 @@ from ui.bridge import CHANNEL_NAME, Bridge
 from ui.conversations import Conversations
 from ui.history import History
 from ui.marks import Marks
-from ui.page_messages import UiCommand, UiContext
+from ui.page_messages import UiCommand, UiContext, UiSubmitted
 from ui.run_controller import EngineFactory, RunController
 from ui.settings_dialog import SettingsDialog
 from ui.sidebar import Sidebar
@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self._problems = problems
         self.model_label: tuple[str, str] | None = None  # (provider, model) when not from settings
+        self._shown_missing = False  # the header says the workspace folder is missing
 
         self.bridge = Bridge(self)
         self.history = History.open()
@@ -135,7 +136,8 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         b = self.bridge
         b.page_ready.connect(self._page_ready)
-        b.submitted.connect(self.submit)
+        b.submitted.connect(self._submit_from_page)
+        b.retry_requested.connect(self.retry)
         b.cancel_requested.connect(self.controller.cancel)
         b.approval_answered.connect(self.controller.answer_approval)
         b.settings_requested.connect(self.open_settings)
@@ -157,12 +159,18 @@ class MainWindow(QMainWindow):
         if provider == "embedded" and not self.model_label:
             model, demo = offline_model_label(s)
         thinking = "" if self.model_label else thinking_label(s)
+        self._shown_missing = self._workspace_missing()
         self.bridge.send(UiContext(workspace=s.workspace, provider=provider, model=model,
                                    engine="phase" if s.use_phase_task else "classic",
-                                   thinking=thinking, demo=demo))
+                                   thinking=thinking, demo=demo,
+                                   workspace_missing=self._shown_missing))
+
+    def _workspace_missing(self) -> bool:
+        """A workspace is chosen but that folder no longer exists."""
+        return bool(self.settings.workspace) and not Path(self.settings.workspace).is_dir()
 
     def _show_workspace(self) -> None:
-        self.sidebar.show_workspace(self.settings.workspace)
+        self.sidebar.show_workspace(self.settings.workspace, self._workspace_missing())
 
     def set_workspace(self, path: Path) -> None:
         """Use ``path`` as the workspace and remember it in the settings file."""
@@ -193,12 +201,32 @@ class MainWindow(QMainWindow):
     def send_input(self) -> None:
         self.bridge.send(UiCommand("send"))
 
-    def submit(self, text: str, previous_analysis: dict[str, Any] | None = None) -> bool:
-        """Start a run of ``text`` in the current conversation (a new one when none is open)."""
+    def _submit_from_page(self, text: str, previous_analysis: dict[str, Any] | None) -> None:
+        """A request from the page; it keeps the text in its input unless the run started."""
+        self.bridge.send(UiSubmitted(self.submit(text, previous_analysis), text))
+
+    def retry(self, run_id: str) -> bool:
+        """Start a finished run's request again: a new run in that run's conversation."""
+        run = self.history.run(run_id)
+        if run is None or run["status"] == "running":
+            self.controller.message("That run cannot be retried: it is not a finished run of "
+                                    "the history.", "warning")
+            self.bridge.send(UiSubmitted(False, ""))
+            return False
+        accepted = self.submit(run["request"], conversation_id=run["conversation_id"])
+        self.bridge.send(UiSubmitted(accepted, run["request"]))
+        return accepted
+
+    def submit(self, text: str, previous_analysis: dict[str, Any] | None = None, *,
+               conversation_id: int | None = None) -> bool:
+        """Start a run of ``text`` in ``conversation_id``, else the current conversation (a new
+        one when none is open)."""
         workspace = self.settings.workspace
+        if self._shown_missing != self._workspace_missing():  # gone, or back, since shown
+            self._show_workspace()
+            self._send_context()
         if not workspace or not Path(workspace).is_dir():
-            self.controller.message("Choose a workspace folder first (File → Open workspace…).",
-                                    "warning")
+            self._refuse_workspace(workspace)
             return False
         if self.history_view.replaying:
             self.controller.message("Still loading the conversation; send again in a moment.",
@@ -208,8 +236,19 @@ class MainWindow(QMainWindow):
             self.controller.message("Still undoing file changes; send again in a moment.",
                                     "warning")
             return False
+        if conversation_id is None:
+            conversation_id = self.history_view.current
         return self.controller.start(self.settings, Path(workspace), text, previous_analysis,
-                                     self.history_view.current)
+                                     conversation_id)
+
+    def _refuse_workspace(self, workspace: str) -> None:
+        """Say why a request cannot run without a workspace folder."""
+        if workspace:
+            self.controller.message(f"The workspace folder {workspace} no longer exists: choose "
+                                    "a folder (File → Open workspace…).", "warning")
+        else:
+            self.controller.message("Choose a workspace folder first (File → Open workspace…).",
+                                    "warning")
 
     def new_conversation(self) -> None:
         self.history_view.new()

@@ -51,7 +51,7 @@ class UiState(PageMessage):
 class UiContext(PageMessage):
     """The header: workspace, model (and the thinking model, when a separate one is set);
     ``demo`` when the model is the bundled offline demo model (the page then asks for a real
-    one in a banner)."""
+    one in a banner); ``workspace_missing`` when the chosen folder no longer exists."""
 
     kind: ClassVar[str] = "ui_context"
     workspace: str
@@ -60,6 +60,7 @@ class UiContext(PageMessage):
     engine: Literal["phase", "classic"]
     thinking: str
     demo: bool = False
+    workspace_missing: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,17 @@ class UiClear(PageMessage):
     """Empty the timeline (a new or another conversation)."""
 
     kind: ClassVar[str] = "ui_clear"
+
+
+@dataclass(frozen=True)
+class UiSubmitted(PageMessage):
+    """The answer to a request the page sent (its input, a clarification's answer, a Retry):
+    ``accepted`` when its run started; refused, the window said why in the timeline and the
+    page keeps the text in its input."""
+
+    kind: ClassVar[str] = "ui_submitted"
+    accepted: bool
+    text: str
 
 
 @dataclass(frozen=True)
@@ -125,7 +137,7 @@ class UiMark(PageMessage):
 
 
 PAGE_MESSAGE_TYPES: dict[str, type[PageMessage]] = {cls.kind: cls for cls in (
-    UiMessage, UiState, UiContext, UiClear, UiCommand, UiRunEnd, UiUndo, UiMark)}
+    UiMessage, UiState, UiContext, UiClear, UiSubmitted, UiCommand, UiRunEnd, UiUndo, UiMark)}
 
 
 def to_dict(message: PageMessage) -> dict[str, Any]:

@@ -255,8 +255,11 @@ class Sidebar(QWidget):
             layout.addWidget(widget)
         layout.addWidget(self.conversations, 1)
 
-    def show_workspace(self, path: str) -> None:
-        self.workspace_label.setText(path or "No folder chosen yet")
+    def show_workspace(self, path: str, missing: bool = False) -> None:
+        """The chosen folder; one that no longer exists is named as missing."""
+        text = path or "No folder chosen yet"
+        self.workspace_label.setText(f"{text}\n⚠ This folder no longer exists." if missing
+                                     else text)
         self.workspace_label.setToolTip(path)
 
     def show_conversations(self, conversations: list[ConversationInfo],

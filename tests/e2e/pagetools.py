@@ -103,7 +103,7 @@ def wait_undo_answered(qtbot: QtBot, window: MainWindow) -> None:
 
 REQUESTS = ("submitted", "cancel_requested", "approval_answered", "settings_requested",
             "workspace_requested", "new_conversation_requested", "undo_requested",
-            "file_undo_requested", "mark_requested")
+            "file_undo_requested", "mark_requested", "retry_requested")
 
 
 def heard_requests(window: MainWindow) -> list[str]:

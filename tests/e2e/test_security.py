@@ -141,6 +141,8 @@ MALFORMED = [
     "PD.bridge.cancel('{')",
     "PD.bridge.ready('[]')",
     "PD.bridge.open_settings('\"just a string\"')",
+    "PD.bridge.retry_run('{}')",
+    "PD.bridge.retry_run(JSON.stringify({run_id: '../../etc'}))",
 ]
 
 
@@ -155,7 +157,7 @@ def test_malformed_bridge_calls_are_ignored_and_the_app_keeps_working(
     # an argument, which QWebChannel itself refuses
     ignored = [expect_warning(f"bridge.{slot} ignored", count=sum(
         call.startswith(f"PD.bridge.{slot}(") for call in MALFORMED) - (slot == "submit"))
-        for slot in ("submit", "approve", "cancel", "ready", "open_settings")]
+        for slot in ("submit", "approve", "cancel", "ready", "open_settings", "retry_run")]
     for call in MALFORMED:
         js(qtbot, window, f"(() => {{ try {{ {call}; }} catch (e) {{}} return 1; }})()")
     qtbot.waitUntil(lambda: sum(len(w.records) for w in ignored) >= len(MALFORMED) - 1,

@@ -8,6 +8,7 @@
   const stop = document.getElementById("stop");
   const status = document.getElementById("status");
   const jump = document.getElementById("jump");
+  const inputNote = document.getElementById("input-note");
   const FRAME_BUDGET_MS = 12;
   const queue = [];
   let scheduled = false;
@@ -16,6 +17,7 @@
   let lastInput = -1e9;
   let stick = true;
   let state = "idle";
+  let sent = null;  // the input's text while the window has not answered it
 
   PD.timeline = () => timeline;
   PD.onApplied = null;
@@ -50,6 +52,7 @@
     ui_state: setState,
     ui_context: setContext,
     ui_clear: clear,
+    ui_submitted: submitted,
     ui_command: command,
   };
 
@@ -156,8 +159,11 @@
     document.getElementById("ctx-model").textContent = main + (thinking ? " · thinking: " + thinking : "");
     const workspace = PD.str(ev.workspace);
     const path = document.getElementById("ctx-workspace");
-    path.textContent = workspace ? "📁 " + workspace : "No workspace chosen";
-    path.title = workspace;
+    const missing = workspace && ev.workspace_missing === true;
+    path.textContent = !workspace ? "No workspace chosen" :
+      missing ? "⚠ Folder missing: " + workspace : "📁 " + workspace;
+    path.title = missing ? workspace + " no longer exists: click to choose a folder" : workspace;
+    path.classList.toggle("missing", Boolean(missing));
     PD.showBanner(provider === "embedded" && PD.offlineDemo);
   }
 
@@ -175,18 +181,50 @@
     autoTop = 0;
   }
 
+  /** A short line under the input about what just happened to it ("" hides it). */
+  PD.inputNote = function (text) {
+    inputNote.textContent = text;
+    inputNote.hidden = !text;
+  };
+
+  /** Send the input; it stays in the box until the window says its run started. */
   function submitInput() {
     const text = input.value.trim();
-    if (!text) return;
+    if (!text) {
+      PD.inputNote("Nothing was sent: the request is empty. Describe what you want done, then press Send.");
+      input.focus();
+      return;
+    }
+    PD.inputNote("");
+    sent = text;
     PD.call("submit", { text });
-    input.value = "";
   }
+
+  function submitted(ev) {
+    const text = PD.str(ev.text);
+    if (ev.accepted === true) {
+      if (text === sent && input.value.trim() === text) input.value = "";
+    } else if (text && text === sent) {
+      PD.inputNote("Not sent (the reason is above): your request is still here to send again.");
+    }
+    if (text === sent) sent = null;
+    PD.requestAnswered(ev.accepted === true, text);
+  }
+
+  /** Put a request back in the input to change it before sending it again. */
+  PD.editRequest = function (text) {
+    input.value = PD.str(text);
+    PD.inputNote("");
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  };
 
   function command(ev) {
     if (PD.str(ev.command) === "send") submitInput();
   }
 
   send.addEventListener("click", submitInput);
+  input.addEventListener("input", () => PD.inputNote(""));
   stop.addEventListener("click", () => PD.call("cancel", { force: state === "stopping" }));
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {

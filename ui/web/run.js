@@ -12,7 +12,7 @@
     const run = {
       el, body, meta, live, activePhase: null, phases: new Map(), tasks: new Map(),
       latestTask: new Map(), files: null, calls: 0, budget: PD.num(ev.budget), tokens: 0, cached: 0,
-      finished: false, summary: null,
+      finished: false, summary: null, request: PD.str(ev.request),
     };
     el.dataset.runId = PD.str(ev.run_id);
     if (PD.str(ev.request)) {
@@ -244,7 +244,8 @@
         Math.max(PD.num(ev.prompt_tokens) - run.cached, 0).toLocaleString()));
     }
     PD.add(footer, PD.chip("Elapsed", PD.secs(ev.elapsed_s)),
-      PD.chip("", PD.words(ev.status), "status-" + PD.str(ev.status)), PD.markToggle(run));
+      PD.chip("", PD.words(ev.status), "status-" + PD.str(ev.status)), PD.againButtons(run),
+      PD.markToggle(run));
     PD.add(run.el, footer);
     PD.finishRun(run, PD.str(ev.status));
     if (PD.str(ev.outcome)) run.el.dataset.outcome = PD.str(ev.outcome);

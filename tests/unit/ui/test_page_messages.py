@@ -14,8 +14,8 @@ from core.events import EVENT_TYPES, PROGRESS_TYPES
 from core.tools.checkpoint import UndoReport
 from core.models.wording import OUTCOME_WORDING, outcome_text
 from ui.bridge import Bridge
-from ui.page_messages import (PAGE_MESSAGE_TYPES, UiClear, UiContext, UiMessage, UiState, UiUndo,
-                              to_dict)
+from ui.page_messages import (PAGE_MESSAGE_TYPES, UiClear, UiContext, UiMessage, UiState,
+                              UiSubmitted, UiUndo, to_dict)
 
 WEB = Path(__file__).resolve().parents[3] / "ui" / "web"
 
@@ -36,13 +36,30 @@ def test_the_page_handles_exactly_the_kinds_python_sends() -> None:
     assert all(kind.startswith("ui_") for kind in PAGE_MESSAGE_TYPES)
 
 
+def test_every_call_the_page_makes_is_a_slot_of_the_bridge() -> None:
+    """No dead button: each ``PD.call("slot", …)`` in the page names a slot Python has."""
+    calls = set()
+    for script in WEB.glob("*.js"):
+        calls |= set(re.findall(r'PD\.call\("(\w+)"', script.read_text(encoding="utf-8")))
+    calls |= {"ready"}  # bridge.js reports ready on the channel itself
+    meta = Bridge.staticMetaObject
+    slots = {bytes(meta.method(i).name()).decode() for i in range(meta.methodOffset(),
+                                                                  meta.methodCount())
+             if meta.method(i).methodType() == meta.method(i).MethodType.Slot}
+    assert {"retry_run", "submit", "approve"} <= calls
+    assert calls <= slots, calls - slots
+
+
 def test_each_message_has_its_kind_first_and_its_fields() -> None:
     assert to_dict(UiClear()) == {"kind": "ui_clear"}
     assert list(to_dict(UiMessage("warning", "Choose a workspace"))) == ["kind", "level", "message"]
     context = to_dict(UiContext(workspace="/w", provider="openai", model="m", engine="classic",
                                 thinking=""))
     assert context == {"kind": "ui_context", "workspace": "/w", "provider": "openai",
-                       "model": "m", "engine": "classic", "thinking": "", "demo": False}
+                       "model": "m", "engine": "classic", "thinking": "", "demo": False,
+                       "workspace_missing": False}
+    assert to_dict(UiSubmitted(False, "hello")) == {"kind": "ui_submitted", "accepted": False,
+                                                    "text": "hello"}
     report = UndoReport("r1", True, "done", restored=["a.py"], deleted=["new.md"])
     assert to_dict(UiUndo.answer("r1", "done", "Changes undone.", report, path="a.py",
                                  run_undone=True)) == {
