@@ -1,4 +1,6 @@
-"""PhaseDesk entry point: the desktop window, or ``--headless`` for a terminal run."""
+"""PhaseDesk entry point: the desktop window, or a terminal mode (``--headless`` runs and the
+history commands; ``core.cli.usage`` lists them). ``--help`` and ``--version`` never need a
+display, and a flag no mode takes is an error (exit 2), never passed on to Qt."""
 
 from __future__ import annotations
 
@@ -19,9 +21,11 @@ def _use_bundled_model() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from core.cli.usage import is_terminal_mode
+
     _use_bundled_model()
     args = list(sys.argv[1:] if argv is None else argv)
-    if "--headless" in args or any(a in args for a in ("--list-runs", "--export", "--undo")):
+    if is_terminal_mode(args):
         from core.cli.headless import main as headless_main
 
         return headless_main(args)

@@ -77,8 +77,10 @@ class Settings:
         label="Context window", low=2048, high=2_000_000, group="Model")
     gguf: str = setting(
         "", "The offline model's GGUF file: a path, or the name of a model installed with "
-        "scripts/setup.sh --model NAME (e.g. qwen2.5-coder-1.5b). Empty: the bundled "
-        "SmolLM2-135M-Instruct.", label="Offline model file", group="Model",
+        "scripts/setup.sh --model NAME (e.g. qwen2.5-coder-1.5b). Empty: the file "
+        "$PHASEDESK_GGUF names, else Qwen2.5-Coder-1.5B when it is installed "
+        "(scripts/run-app.sh installs it), else the small SmolLM2-135M demo model that comes "
+        "with the app.", label="Offline model file", group="Model",
         file_filter="GGUF models (*.gguf)")
     thinking_base_url: str = setting(
         "", "Base URL of a separate endpoint for the thinking stages (request analysis, phase "

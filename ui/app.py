@@ -2,7 +2,9 @@
 
 Without flags the window opens as a person uses it. The smoke flags (``--run`` and
 friends, see ``ui.smoke``) drive one request through the same window for checks of a
-packaged build; arguments argparse does not know are left to Qt (``-platform …``).
+packaged build. A flag this parser does not know is an error (exit 2), never handed to Qt:
+Qt's own options go through its environment variables (``QT_QPA_PLATFORM``, …).
+``--help`` and ``--version`` answer before Qt is imported, so they work without a display.
 """
 
 from __future__ import annotations
@@ -16,13 +18,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.cli.exit_codes import USAGE_ERROR
+from core.cli.usage import PROG, TERMINAL_MODE_FLAGS, parser as usage_parser
+
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
     from core.config import Settings
     from ui.main_window import MainWindow
 
-USAGE_ERROR = 2
+WINDOW_USAGE = f"{PROG} [--verbose] [--workspace DIR] [--run REQUEST [smoke options]]"
+TERMINAL_ONLY = ("--jsonl", "--yes", "--classic", "--dump-context", "--conversation",
+                 "--format", *TERMINAL_MODE_FLAGS)
 
 
 def _prepare_environment() -> None:
@@ -32,9 +39,10 @@ def _prepare_environment() -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="main_qt.py", description="PhaseDesk: a desktop agent that works in phases. "
-        "Use --headless for a terminal run.")
+    parser = usage_parser(
+        prog=PROG, usage=WINDOW_USAGE,
+        description="PhaseDesk: a desktop agent that works on a folder in phases. Without a "
+        "mode flag it opens the window; the modes below run in the terminal.")
     parser.add_argument("--verbose", action="store_true", help="log what the app does")
     smoke = parser.add_argument_group("smoke run", "Run one request in the window, e.g. to "
                                       "check a packaged build.")
@@ -50,6 +58,21 @@ def build_parser() -> argparse.ArgumentParser:
     smoke.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
                        help="how long --exit-after-run waits for the summary (default 60)")
     return parser
+
+
+def _refuse_unknown(parser: argparse.ArgumentParser, unknown: list[str]) -> None:
+    """Exit 2 naming the first argument the window does not take."""
+    if not unknown:
+        return
+    first = unknown[0]
+    if first.split("=", 1)[0] in TERMINAL_ONLY:
+        hint = f"{first} is a terminal mode's flag (see {PROG} --headless --help)"
+    elif first.startswith("-"):
+        hint = f"unknown flag {first} (see {PROG} --help)"
+    else:
+        hint = (f"unexpected argument {first!r}: the window takes a request with --run; in the "
+                f"terminal: {PROG} --headless --workspace DIR REQUEST")
+    parser.error(hint)
 
 
 def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -74,14 +97,14 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, list[str]]:
     return settings, problems
 
 
-def _application(qt_args: list[str]) -> QApplication:
+def _application() -> QApplication:
     """The QApplication, named and with its icon."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     QApplication.setAttribute(Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-    app = QApplication([sys.argv[0] if sys.argv else "phasedesk", *qt_args])
+    app = QApplication([sys.argv[0] if sys.argv else "phasedesk"])
     app.setApplicationName("PhaseDesk")
     app.setDesktopFileName("phasedesk")
     icon = Path(__file__).resolve().parent.parent / "resources" / "phasedesk.svg"
@@ -104,7 +127,8 @@ def _dispose(window: MainWindow) -> None:
 
 def main(argv: list[str]) -> int:
     parser = build_parser()
-    args, qt_args = parser.parse_known_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    _refuse_unknown(parser, unknown)
     _check(parser, args)
     _prepare_environment()
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -124,7 +148,7 @@ def main(argv: list[str]) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return USAGE_ERROR
     settings, problems = _settings(args)
-    app = _application(qt_args)
+    app = _application()
     collector = GuiThreadGc(app)
     collector.start()
     loop = qasync.QEventLoop(app)

@@ -119,6 +119,15 @@ def _mcp_server(e: ev.McpServerStatus) -> str:
     return f"  ⚠ {e.error}{stderr}"
 
 
+def _approval_detail(e: ev.ApprovalRequested) -> str:
+    return " ".join(e.detail.split())[:300]
+
+
+def approved_by_yes(e: ev.ApprovalRequested) -> str:
+    """The line for a request ``--yes`` answers: approved (for the rest of the run)."""
+    return f"  ✓ {e.action} approved by --yes: {_approval_detail(e)}"
+
+
 PRINTERS: dict[type, Callable] = {
     ev.RunStarted: _run_started,
     ev.RequestAnalysed: _analysed,
@@ -130,7 +139,7 @@ PRINTERS: dict[type, Callable] = {
     ev.Judged: _judged,
     ev.Thought: _thought,
     ev.PhaseFinished: _phase_done,
-    ev.ApprovalRequested: lambda e: f"  ⚠ approval needed for {e.action}: {' '.join(e.detail.split())[:300]}",
+    ev.ApprovalRequested: lambda e: f"  ⚠ approval needed for {e.action}: {_approval_detail(e)}",
     ev.FileChanged: _file_changed,
     ev.ContextCompacted: lambda e: f"  ⇣ context compacted {e.before_tokens} → {e.after_tokens} tokens",
     ev.Notice: lambda e: f"  {'⚠' if e.level != 'info' else 'ℹ'} {e.message}",

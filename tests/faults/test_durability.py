@@ -135,7 +135,7 @@ def test_stop_during_a_long_command_ends_its_tree_within_2_s_and_summarises(
     run.stop()
     wait_dead(tree, 2.0)
     assert holding(mark) == []
-    assert run.finish() == 0, run.stderr()
+    assert run.finish() == 130, run.stderr()  # stopped, as a shell reports Ctrl+C
     events = run.events()
     assert [e["kind"] for e in events][-2:] == ["summary", "run_finished"]
     assert events[-1]["status"] == "cancelled"
@@ -153,7 +153,7 @@ def test_stop_twice_quickly_ends_at_once_with_a_fallback_summary(tmp_path: Path)
     run.wait_for(kind="task_finished")  # two signals sent at once would arrive as one
     run.stop()
     stopped = time.monotonic()
-    assert run.finish() == 0, run.stderr()
+    assert run.finish() == 130, run.stderr()
     assert time.monotonic() - stopped < 5
     events = run.events()
     kinds = [e["kind"] for e in events]

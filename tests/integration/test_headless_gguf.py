@@ -21,8 +21,9 @@ def test_a_missing_gguf_file_ends_the_run_with_the_reason(tmp_path: Path,
          "--workspace", str(tmp_path), "--provider", "embedded", "--gguf", str(missing),
          "List the files."], env=env, capture_output=True, text=True, timeout=120,
         stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.returncode == 1, done.stderr[-2000:]  # the run failed
     events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert events[-1]["outcome"] == "failed"
     assert [e["kind"] for e in events][-2:] == ["summary", "run_finished"]
     assert events[0]["provider"] == "embedded" and events[0]["model"] == \
         "embedded model (offline)"
