@@ -25,6 +25,7 @@ from core.appdirs import data_dir
 from core.config import fields
 from core.events import Event, FileChanged, LlmCall, RunFinished, is_progress, to_json
 from core.models.mcp_server import hidden_env
+from core.store.run_ids import SHOWN_MATCHES, id_start, the_one
 
 RUN_STATUSES = ("running", "completed", "budget_exhausted", "cancelled", "failed",
                 "clarification_needed", "interrupted")
@@ -252,6 +253,15 @@ class Store:
     def run(self, run_id: str) -> RunInfo | None:
         found = self._runs("id = ?", run_id)
         return found[0] if found else None
+
+    def resolve_run_id(self, text: str) -> str:
+        """The full id of the one run ``text`` names: its id or any start of it, in any case
+        (``fca1e85b``). Raises ``core.store.run_ids.RunIdError`` when no run or several
+        runs match, with those runs, newest first."""
+        start = id_start(text)
+        rows = self._rows("SELECT * FROM runs WHERE substr(id, 1, ?) = ? ORDER BY started_at"
+                          " DESC, rowid DESC LIMIT ?", len(start), start, SHOWN_MATCHES + 1)
+        return the_one(start, [_run_info(row) for row in rows] if start else [])
 
     def _runs(self, where: str, key: int | str) -> list[RunInfo]:
         return [_run_info(row) for row in self._rows(f"SELECT * FROM runs WHERE {where}", key)]
