@@ -29,7 +29,7 @@ import bench.isolation  # noqa: E402  (its own app home, never the person's)
 
 from bench.evals.suite import select  # noqa: E402
 from core.config import Settings  # noqa: E402
-from core.engine.runner import create_engine  # noqa: E402
+from core.engine.build import create_engine  # noqa: E402
 from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, ModelError, Reply  # noqa: E402
 from core.llm.embedded import EmbeddedModel  # noqa: E402
 from core.llm.embedded_load import model_path  # noqa: E402

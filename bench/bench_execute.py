@@ -1,7 +1,7 @@
 """Execute-stage figures: parallel rounds of a real 0.5 s command, and per-task overhead.
 
 Prints one table. The parallel rows run real ``sleep 0.5`` subprocesses through the
-engine's TaskExecutor and the real tool registry; the overhead rows run an instant tool so
+engine's TaskRunner and the real tool registry; the overhead rows run an instant tool so
 what is left is the engine's own cost per task (scheduling, status machine, events,
 registry validation).
 
@@ -23,8 +23,8 @@ import bench.isolation  # noqa: E402,F401  (its own app home, never the person's
 from core.approval import ApprovalBroker  # noqa: E402
 from core.config import Settings  # noqa: E402
 from core.events import Event  # noqa: E402
-from core.engine.task_executor import TaskExecutor  # noqa: E402
-from core.models.task import Task  # noqa: E402
+from core.engine.execution.task_runner import TaskRunner  # noqa: E402
+from core.shapes.task import Task  # noqa: E402
 from core.tools import ToolRegistry, default_registry, tool  # noqa: E402
 from core.tools.base import RunState, ToolContext  # noqa: E402
 
@@ -48,7 +48,7 @@ async def timed_round(registry: ToolRegistry, batch: list[Task], parallel: int,
                       workspace: Path) -> float:
     events: list[Event] = []
     settings = Settings(command_approval="auto", max_parallel_tasks=parallel)
-    executor = TaskExecutor(registry, RunState(workspace=workspace, run_id="bench"),
+    executor = TaskRunner(registry, RunState(workspace=workspace, run_id="bench"),
                         ApprovalBroker(settings, events.append), events.append, parallel)
     start = time.perf_counter()
     await executor.execute(batch, 1)

@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 
-from core.engine.runner import create_engine  # noqa: E402
+from core.engine.build import create_engine  # noqa: E402
 from core.llm.scripted import ScriptedModel  # noqa: E402
 from tests.support.script import (analysis, authored, judge, phases, plan, settings,  # noqa: E402
                                   summary, task, think)

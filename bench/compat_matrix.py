@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 
-from core.engine.runner import create_engine  # noqa: E402
+from core.engine.build import create_engine  # noqa: E402
 from core.llm.openai_client import OpenAIModel  # noqa: E402
 from core.llm.probe import PROBE_TOOL, stored  # noqa: E402
 from tests.support.fake_runtimes import RUNTIMES, FakeRuntime  # noqa: E402

@@ -17,7 +17,7 @@ from bench.bench_model import StageScriptedModel
 from bench.engine_scenarios import Scenario
 from bench.engine_scripts import THINK_DEFAULT, THINK_FULL, classic_script, phase_script
 from core.config import Settings
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 
 SECONDS_PER_CALL = 0.5
 PREFILL_TOKENS_PER_S = 2000

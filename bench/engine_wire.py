@@ -18,7 +18,7 @@ from pathlib import Path
 from bench.bench_model import request_chars
 from bench.engine_runs import bench_settings, run_one
 from bench.engine_scenarios import Scenario, scenarios
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.llm.openai_client import OpenAIModel
 from tests.support.fake_openai import FakeOpenAI
 

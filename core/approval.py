@@ -55,14 +55,14 @@ class ApprovalBroker:
         return not (policy == "allowlist" and allowlisted(detail, self._settings.command_allowlist))
 
     async def approve(self, action: ApprovalAction, detail: str, *, scope: str = "",
-                      task_id: int = 0, phase_id: int = 0) -> bool:
+                      task_id: int = 0, phase_id: int = 0, diff: str = "") -> bool:
         if not self.needs_asking(action, detail, scope):
             return True
         request_id = uuid.uuid4().hex[:12]
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = future
         self._emit(ApprovalRequested(request_id=request_id, action=action, detail=detail,
-                                     task_id=task_id, phase_id=phase_id))
+                                     task_id=task_id, phase_id=phase_id, diff=diff))
         try:
             decision = await future
         finally:

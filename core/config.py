@@ -15,7 +15,7 @@ from typing import Any
 
 from core import secrets
 from core.appdirs import config_path
-from core.models.mcp_server import McpServer, servers_value
+from core.shapes.mcp_server import McpServer, servers_value
 
 def setting(default: Any, description: str, *, label: str, low: float | None = None,
             high: float | None = None, choices: tuple[str, ...] = (), secret: bool = False,
@@ -120,11 +120,12 @@ class Settings:
         "the file and what must change, and the model writes the new content as plain code. "
         "Off: the content goes inside the tool call as JSON, and edits give the exact text to "
         "replace.", label="Write files as code", group="Engine")
-    check_examples: bool = setting(
-        True, "Phase engine: before writing a Python file, check it against the examples and "
-        "rules the request states (asserts the model writes, run in the command sandbox on a "
-        "copy of the workspace) and try once more when some fail. Costs a model call per file.",
-        label="Check code against the request", group="Engine")
+    assists_off: str = setting(
+        "", "Model-specific helpers to switch off, comma-separated: example_checks, "
+        "computed_files, missing_imports, sketch_stripping, overdue_write, look_back, "
+        "write_reminder, writes_after_reads (docs/evaluation.md says what each adds). "
+        "Empty: all on.", label="Helpers switched off", group="Engine",
+        placeholder="none: every helper is on")
     compaction_threshold: float = setting(
         0.6, "Compact a phase's messages when they exceed this share of the context window.",
         label="Compaction threshold", low=0.1, high=0.95, group="Engine")

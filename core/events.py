@@ -22,6 +22,7 @@ TaskStatus = Literal["pending", "running", "done", "failed", "blocked", "skipped
 NextAction = Literal["continue_phase", "end_phase", "retry_failed", "replan"]
 # What the run achieved ("" only in runs recorded before outcomes existed).
 RunOutcome = Literal["succeeded", "partial", "failed", ""]
+Verification = Literal["verified", "failing", "unverified", ""]
 
 
 # How a shell command ran ("" for every other tool, and in runs recorded before the sandbox):
@@ -109,6 +110,7 @@ class RequestAnalysed(Event):
     complexity: str
     estimated_phases: int
     language: str = ""  # the request's ("" in runs recorded before it was recorded)
+    assumptions: list[str] = field(default_factory=list)  # requirements the person did not state
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,7 @@ class Judged(Event):
     degraded: bool = False
     tasks_scored: int | None = None
     tasks_total: int | None = None
+    by_engine: bool = False  # the engine's verdict from facts, no judge call
 
 
 @dataclass(frozen=True)
@@ -228,6 +231,7 @@ class ApprovalRequested(Event):
     detail: str
     task_id: int = 0
     phase_id: int = 0
+    diff: str = ""  # a write's unified diff, shown before it is approved
 
 
 @dataclass(frozen=True)
@@ -278,6 +282,7 @@ class Notice(Event):
     level: Literal["info", "warning", "error"]
     message: str
     stage: str = ""
+    assist: str = ""  # the model-specific helper that raised it (core.engine.assists)
 
 
 @dataclass(frozen=True)
@@ -314,6 +319,10 @@ class Summary(Event):
     requirements_note: str = ""
     quality_average: float | None = None
     tasks_scored: int = 0
+    assumptions: list[str] = field(default_factory=list)
+    verification: Verification = ""
+    verification_line: str = ""
+    verification_sentences: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -327,6 +336,8 @@ class RunFinished(Event):
     completion_tokens: int
     elapsed_s: float = 0.0
     outcome: RunOutcome = ""
+    verification: Verification = ""  # verified | failing | unverified ("" before it existed)
+    verification_line: str = ""  # "12 tests pass", "not verified"
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -67,7 +67,7 @@ class ModelList:
         """Ask the endpoint for its models and offer them; returns the line for the test
         result. Never raises (but ``asyncio.CancelledError``)."""
         from core.llm.base import ModelError
-        from core.engine.runner import endpoint_models
+        from core.engine.build import endpoint_models
 
         try:
             models = await asyncio.wait_for(endpoint_models(settings),
@@ -92,7 +92,7 @@ async def probe_line(settings: Settings) -> str:
     """The probe's result for an OpenAI-compatible endpoint, as a second line ("" else)."""
     if settings.effective_provider() != "openai":
         return ""
-    from core.engine.runner import endpoint_model
+    from core.engine.build import endpoint_model
     from core.llm.base import ModelError
     from core.llm.probe import probe_stored
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QSplitter, QWidget
 
 from core import config
 from core.config import Settings
-from core.engine.runner import offline_model_label
+from core.engine.build import offline_model_label
 from ui.bridge import CHANNEL_NAME, Bridge
 from ui.conversations import Conversations
 from ui.history import History

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.models.mcp_server import APPROVALS, McpServer
+from core.shapes.mcp_server import APPROVALS, McpServer
 from core.secrets import redact
 
 COLUMNS = ("On", "Name", "Command", "Environment", "Approval")

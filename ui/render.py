@@ -27,7 +27,7 @@ from markdown.preprocessors import Preprocessor
 from pygments.formatters import HtmlFormatter
 from pygments.token import STANDARD_TYPES
 
-from ui.diff_html import diff_fields
+from ui.diff_html import diff_fields, diff_to_html
 
 MAX_SOURCE_CHARS = 200_000
 PYGMENTS_CSS = Path(__file__).parent / "web" / "pygments.css"
@@ -127,6 +127,9 @@ def _with_html(data: dict[str, Any]) -> dict[str, Any]:
             data[f"{name}_html"] = markdown_to_html(data[name])
     if kind == "file_changed":
         data.update(diff_fields(data))
+    if kind == "approval_requested" and isinstance(data.get("diff"), str) and data["diff"]:
+        path = str(data.get("detail", "")).split(" (")[0]
+        data["diff_html"] = diff_to_html(path, data["diff"])
     if kind == "judged" and isinstance(data.get("verdicts"), list):
         data["verdicts"] = [
             {**v, "comment_html": markdown_to_html(v["comment"])}
@@ -142,7 +145,8 @@ async def page_message(event: dict[str, Any]) -> dict[str, Any]:
     thread.
     """
     data = {k: v for k, v in event.items() if k not in PAGE_OMITS.get(event.get("kind", ""), ())}
-    if data.get("kind") in MARKDOWN_FIELDS or data.get("kind") == "file_changed":
+    if data.get("kind") in MARKDOWN_FIELDS or data.get("kind") in ("file_changed",
+                                                                   "approval_requested"):
         data = await asyncio.to_thread(_with_html, data)
     return data
 

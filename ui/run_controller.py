@@ -1,9 +1,8 @@
 """Runs the engine as an asyncio task, records it in the history and forwards its events.
 
 One run at a time: a second submit while a run is going is refused with a visible
-message. Each run's models are built, the run is recorded (``core.store.runs``), then its
-engine is built with the conversation's memory and the run's id, and its stream passes
-through the ``Recorder`` on its way to the page. Stop calls ``engine.cancel()`` once (the page shows
+message. The run starts as every run does (``core.session``: models, the recorded run, the
+engine), and its recorded stream goes to the page. Stop calls ``engine.cancel()`` once (the page shows
 "stopping…" and then the summary the engine always emits); a forced stop calls it a
 second time, which makes the engine compose the summary without the model.
 """
@@ -13,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,28 +19,16 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from core.config import Settings
-from core.events import Event, to_dict
+from core.events import to_dict
 from core.llm.base import ChatModel
 from core.secrets import redact
-from core.store.history import Recorder
-from core.store.runs import start_recorded_run
+from core.session import NotStarted, RunEngine, Session, start_session
 from ui.bridge import Bridge
 from ui.history import History
 from ui.page_messages import UiLevel, UiMessage, UiRunState, UiState
 from ui.render import page_message
 
 log = logging.getLogger(__name__)
-
-
-class Engine(Protocol):
-    run_id: str
-
-    def run(self, request: str, *, previous_analysis: dict[str, Any] | None = None
-            ) -> AsyncIterator[Event]: ...
-
-    def cancel(self) -> None: ...
-
-    def answer_approval(self, request_id: str, decision: str) -> bool: ...
 
 
 class EngineFactory(Protocol):
@@ -52,25 +38,25 @@ class EngineFactory(Protocol):
 
     def make_engine(self, settings: Settings, workspace: Path, model: ChatModel, *,
                     thinking: ChatModel | None, memory: list[dict[str, Any]],
-                    run_id: str) -> Engine: ...
+                    run_id: str, can_ask: bool = True) -> RunEngine: ...
 
 
 class DefaultEngineFactory:
     """The configured models and the engine ``settings.use_phase_task`` selects, as
-    ``core.engine.runner`` builds them."""
+    ``core.engine.build`` builds them."""
 
     def make_models(self, settings: Settings) -> tuple[ChatModel, ChatModel | None]:
-        from core.engine.runner import build_models
+        from core.engine.build import build_models
 
         return build_models(settings)
 
     def make_engine(self, settings: Settings, workspace: Path, model: ChatModel, *,
                     thinking: ChatModel | None, memory: list[dict[str, Any]],
-                    run_id: str) -> Engine:
-        from core.engine.runner import create_engine
+                    run_id: str, can_ask: bool = True) -> RunEngine:
+        from core.engine.build import create_engine
 
         return create_engine(settings, workspace, model=model, memory=memory, run_id=run_id,
-                             thinking=thinking)
+                             thinking=thinking, can_ask=can_ask)
 
 
 class RunController(QObject):
@@ -85,10 +71,11 @@ class RunController(QObject):
         self._bridge = bridge
         self._history = history
         self._factory: EngineFactory = factory or DefaultEngineFactory()
-        self._engine: Engine | None = None
+        self._engine: RunEngine | None = None
         self._task: asyncio.Task[None] | None = None
         self._cancels = 0
         self._active = False
+        self._closing: set[asyncio.Task[None]] = set()
 
     @property
     def running(self) -> bool:
@@ -110,29 +97,28 @@ class RunController(QObject):
             self.message("A run is already going. Wait for its summary or press Stop first.",
                          "warning")
             return False
+        if conversation_id is not None and self._history.conversation(conversation_id) is None:
+            conversation_id = None  # deleted meanwhile: the request starts a new one
         try:
-            model, thinking = self._factory.make_models(settings)
-            if conversation_id is not None and self._history.conversation(conversation_id) is None:
-                conversation_id = None  # deleted meanwhile: the request starts a new one
-            start = start_recorded_run(self._history.store, settings, text, model.provider,
-                                       model.name, conversation_id)
+            session = start_session(self._history.store, settings, workspace, text,
+                                    conversation_id=conversation_id, previous=previous_analysis,
+                                    models=self._factory.make_models,
+                                    engines=self._factory.make_engine)
+        except NotStarted as exc:
+            self._close_later(exc)
+            if exc.start is not None:
+                self.run_began.emit(exc.start.conversation_id, exc.start.run_id)
+                self.run_ended.emit(exc.start.conversation_id, exc.start.run_id, "failed")
+            return self._refuse(exc.cause)
         except Exception as exc:  # noqa: BLE001 (a bad configuration is shown, not raised)
             return self._refuse(exc)
+        start, engine = session.start, session.engine
         self.run_began.emit(start.conversation_id, start.run_id)
-        try:
-            engine = self._factory.make_engine(settings, workspace, model, thinking=thinking,
-                                               memory=start.memory, run_id=start.run_id)
-        except Exception as exc:  # noqa: BLE001 (shown; the run is recorded failed)
-            start.recorder.close("failed")
-            self.run_ended.emit(start.conversation_id, start.run_id, "failed")
-            return self._refuse(exc)
         self._engine = engine
         self._cancels = 0
         self._active = True
         self._set_state("running")
-        task = asyncio.get_running_loop().create_task(self._drive(
-            engine, model, start.recorder, text, previous_analysis or start.pending_analysis,
-            start.conversation_id))
+        task = asyncio.get_running_loop().create_task(self._drive(session))
         task.add_done_callback(self._task_done)
         self._task = task
         return True
@@ -162,13 +148,19 @@ class RunController(QObject):
         if self._engine is None or not self._engine.answer_approval(request_id, decision):
             self.message("That approval request is no longer waiting for an answer.", "warning")
 
-    async def _drive(self, engine: Engine, model: ChatModel, recorder: Recorder, text: str,
-                     previous_analysis: dict[str, Any] | None, conversation_id: int) -> None:
+    def _close_later(self, refused: NotStarted) -> None:
+        """Close the models of a run that did not start, without blocking the window."""
+        task = asyncio.get_running_loop().create_task(refused.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _drive(self, session: Session) -> None:
         """Stream the run to the page. Its footer (``run_finished``) is sent last, once the
         controller is idle again: from then on the window takes the next action at once."""
         status = "failed"
         footer: dict[str, Any] | None = None
-        stream = recorder.wrap(engine.run(text, previous_analysis=previous_analysis))
+        conversation_id, run_id = session.start.conversation_id, session.start.run_id
+        stream = session.events()
         try:
             async with contextlib.aclosing(stream):
                 async for event in stream:
@@ -185,7 +177,7 @@ class RunController(QObject):
             self.message(redact(f"The run stopped unexpectedly: {exc}"), "error")
         finally:
             try:
-                await model.aclose()
+                await session.close()
             except BaseException as exc:  # noqa: BLE001 (closing must not hide the run's end)
                 log.debug("closing the model failed: %r", exc)
             self._engine = None
@@ -194,7 +186,7 @@ class RunController(QObject):
             if footer is not None:
                 self._bridge.send(footer)
             if shiboken6.isValid(self):  # not when the window closed mid-run
-                self.run_ended.emit(conversation_id, recorder.run_id, status)
+                self.run_ended.emit(conversation_id, run_id, status)
 
     @property
     def task(self) -> asyncio.Task[None] | None:

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from core import config, secrets
 from core.appdirs import models_dir
 from core.config import Settings
-from core.engine.runner import offline_model_label
+from core.engine.build import offline_model_label
 from core.secrets import redact
 from core.tools import sandbox
 from ui.connection_test import ModelList, probe_line, stored_probe_line
@@ -238,7 +238,7 @@ class SettingsDialog(QDialog):
             listing = "\n" + await self.model_list.fetch(settings)
         model = None
         try:
-            from core.engine.runner import endpoint_model
+            from core.engine.build import endpoint_model
 
             model = endpoint_model(settings)
             reply = await asyncio.wait_for(

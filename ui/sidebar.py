@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.models.wording import outcome_text
+from core.shapes.wording import outcome_text
 from core.store.history import ConversationInfo
 
 SIDEBAR_STYLE = """

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from core.config import Settings
-from core.engine.runner import scripted_model
+from core.engine.build import scripted_model
 from core.llm.base import ChatModel
 from ui.main_window import MainWindow
 from ui.run_controller import DefaultEngineFactory

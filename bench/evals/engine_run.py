@@ -77,6 +77,8 @@ class RunResult:
     output: str = ""
     stages: list[str] = field(default_factory=list)
     note: str = ""  # what the run says beside the checker: blocks not written, a model error
+    verification: str = ""  # verified | failing | unverified, as the run found it
+    assists: dict[str, int] = field(default_factory=dict)  # helpers that acted, and how often
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -175,6 +177,10 @@ def _record(event: dict[str, Any], result: RunResult) -> str:
     elif kind == "run_finished":
         result.status = str(event.get("status", ""))
         result.outcome = str(event.get("outcome", ""))
+        result.verification = str(event.get("verification", ""))
+    elif kind == "notice" and event.get("assist"):
+        name = str(event["assist"])
+        result.assists[name] = result.assists.get(name, 0) + 1
     return ""
 
 

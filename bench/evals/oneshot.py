@@ -1,9 +1,9 @@
 """The one-shot baseline: one plain model call per task, its whole files applied, then checked.
 
 The call has no tools, no grammar and no JSON: the prompt holds the request and the
-workspace's text files (``oneshot_prompt``), the reply is read for fenced blocks, each the
+workspace's text files (``core.engine.authoring.draft``: the same prompt the engines' drafts send), the reply is read for fenced blocks, each the
 whole content of one file, which are written into a fresh copy of the workspace
-(``oneshot_apply``); the task's checker then judges that copy, with the reply as the run's
+(``oneshot_apply``, read as the engines read their drafts); the task's checker then judges that copy, with the reply as the run's
 summary (a question is answered in the reply's text). It is what the model does alone, the
 bar the engines' rows are measured against.
 
@@ -28,7 +28,8 @@ from typing import Any
 
 from bench.evals.engine_run import ModelChoice, Progress, RunResult
 from bench.evals.oneshot_apply import Applied, apply_reply
-from bench.evals.oneshot_prompt import collect, prompt_messages, reply_tokens
+from core.engine.authoring.draft import oneshot_messages, reply_tokens
+from core.tools.text_files import collect
 from bench.evals.suite import Task, check
 from core.config import Settings
 from core.llm.base import CallOptions, ChatModel, ModelError, Reply, reply_to_script
@@ -78,7 +79,7 @@ async def run_oneshot(task: Task, models: OneShotModels, out_root: Path, *, time
     with tempfile.TemporaryDirectory(prefix=f"phasedesk-oneshot-{task.name}-") as scratch:
         workspace = task.prepare(Path(scratch) / "workspace")
         listing = collect(workspace)
-        messages = prompt_messages(task.request, listing)
+        messages = oneshot_messages(task.request, listing)
         max_tokens = reply_tokens(listing)
         _save_json(out / "prompt.json", {"messages": messages, "max_tokens": max_tokens})
         reply, record = await _call(models, task, messages, max_tokens, timeout_s, result)
@@ -86,7 +87,7 @@ async def run_oneshot(task: Task, models: OneShotModels, out_root: Path, *, time
                           "prompt_tokens": result.prompt_tokens})
         text = (reply.text or "") if reply else ""
         if reply is not None:
-            applied = apply_reply(text, workspace, [f.path for f in listing.files])
+            applied = apply_reply(text, workspace, listing)
             _settle(result, applied, record)
             (out / "reply.txt").write_text(text, encoding="utf-8")
             _save_json(out / "replies.json", {"replies": [_scripted(reply)]})

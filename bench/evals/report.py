@@ -22,17 +22,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 from bench.evals.engine_run import RunResult  # noqa: E402
 
-ENGINE_HEADER = (f"{'engine':8} {'passed':>7} {'rate':>5} {'tests':>5} {'calls':>6} "
-                 f"{'median':>6} {'prompt tok':>10} "
-                 f"{'cached':>8} {'compl tok':>9} {'wall s':>8} {'claimed':>7}  "
-                 f"status · outcome")
-TASK_HEADER = (f"{'task':20} {'engine':8} {'result':6} {'tests':>5} {'outcome (status)':28} "
+WIDE = 22  # an engine's column: a labelled run ("phase/no-writes_after_reads") fits
+ENGINE_HEADER = (f"{'engine':{WIDE}} {'passed':>7} {'rate':>5} {'tests':>5} {'calls':>6} "
+                 f"{'median':>6} {'prompt tok':>10} {'×1shot':>6} "
+                 f"{'cached':>8} {'compl tok':>9} {'wall s':>8} {'claimed':>7} {'won':>4} "
+                 f"{'lost':>4}  status · outcome")
+TASK_HEADER = (f"{'task':20} {'engine':{WIDE}} {'result':6} {'tests':>5} "
+               f"{'outcome (status)':28} "
                f"{'calls':>5} "
                f"{'prompt tok':>10} {'cached':>8} {'compl tok':>9} {'wall s':>8}")
 LEGEND = ("tests: the share of the task's hidden tests that pass (averaged over tasks; a "
-          "file that does not import counts 0); median: calls per run; claimed: runs whose "
-          "outcome was `succeeded` that failed the check; the one-shot baseline is one plain "
-          "call (outcome: the files its reply wrote)")
+          "file that does not import counts 0); median: calls per run; ×1shot: prompt tokens "
+          "per task over the one-shot call's, median; claimed: runs whose outcome was "
+          "`succeeded` that failed the check; won / lost: tasks passed where the one-shot "
+          "baseline failed / failed where it passed (the engines' first write of a file the "
+          "request names sends the baseline's prompt, so lost counts drafts that passed and "
+          "were replaced by a failing file); the one-shot baseline is one plain call (outcome: "
+          "the files its reply wrote)")
 
 
 def hidden_share(result: RunResult) -> float:
@@ -49,8 +55,19 @@ def hidden_share(result: RunResult) -> float:
     return passed / total if total else 0.0
 
 
-def totals(results: list[RunResult]) -> dict[str, Any]:
-    """Pass rate, calls, tokens, wall time and statuses of one engine's runs."""
+def against(results: list[RunResult], baseline: dict[str, RunResult]) -> dict[str, Any]:
+    """What one engine's runs did beside the one-shot baseline's of the same tasks."""
+    pairs = [(r, baseline[r.task]) for r in results if r.task in baseline]
+    ratios = [r.prompt_tokens / b.prompt_tokens for r, b in pairs if b.prompt_tokens]
+    return {"won": sum(r.passed and not b.passed for r, b in pairs),
+            "lost": sum(b.passed and not r.passed for r, b in pairs),
+            "prompt_ratio_median": round(median(ratios), 2) if ratios else None}
+
+
+def totals(results: list[RunResult], baseline: dict[str, RunResult] | None = None
+           ) -> dict[str, Any]:
+    """Pass rate, calls, tokens, wall time and statuses of one engine's runs, and what they
+    did beside the ``baseline``'s runs of the same tasks."""
     passed = sum(r.passed for r in results)
     return {"tasks": len(results), "passed": passed,
             "pass_rate": round(passed / len(results), 3) if results else 0.0,
@@ -65,27 +82,43 @@ def totals(results: list[RunResult]) -> dict[str, Any]:
             "statuses": dict(sorted(Counter(r.status for r in results).items())),
             "outcomes": dict(sorted(Counter(r.outcome or "none" for r in results).items())),
             "claimed_success_but_failed": sum(r.outcome == "succeeded" and not r.passed
-                                              for r in results)}
+                                              for r in results),
+            "verification": dict(sorted(Counter(r.verification or "none"
+                                                for r in results).items())),
+            "assists": dict(sorted(sum((Counter(r.assists) for r in results),
+                                       Counter()).items())),
+            **against(results, baseline or {})}
 
 
 def _counts(counter: dict[str, int]) -> str:
     return ", ".join(f"{name} {count}" for name, count in counter.items())
 
 
-def engine_row(engine: str, results: list[RunResult]) -> str:
-    total = totals(results)
+def engine_row(engine: str, results: list[RunResult],
+               baseline: dict[str, RunResult] | None = None) -> str:
+    total = totals(results, baseline)
     passed = f"{total['passed']}/{total['tasks']}"
-    return (f"{engine:8} {passed:>7} {total['pass_rate']:>5.0%} {total['tests_share']:>5.0%} "
+    ratio = total["prompt_ratio_median"]
+    shown_ratio = f"{ratio:6.1f}" if ratio is not None else f"{'-':>6}"
+    return (f"{engine:{WIDE}} {passed:>7} {total['pass_rate']:>5.0%} "
+            f"{total['tests_share']:>5.0%} "
             f"{total['calls']:6} {total['median_calls']:6g} {total['prompt_tokens']:10} "
-            f"{total['cached_tokens']:8} "
+            f"{shown_ratio} {total['cached_tokens']:8} "
             f"{total['completion_tokens']:9} {total['wall_s']:8.1f} "
-            f"{total['claimed_success_but_failed']:7}  {_counts(total['statuses'])} · "
-            f"{_counts(total['outcomes'])}")
+            f"{total['claimed_success_but_failed']:7} {total['won']:4} {total['lost']:4}  "
+            f"{_counts(total['statuses'])} · {_counts(total['outcomes'])}")
+
+
+def extras(engine: str, results: list[RunResult]) -> str:
+    """The engine's verification states and the helpers that acted in its runs."""
+    total = totals(results)
+    return (f"  {engine}: verification {_counts(total['verification'])}"
+            + (f"; helpers acted {_counts(total['assists'])}" if total["assists"] else ""))
 
 
 def task_row(r: RunResult) -> str:
     shown = f"{r.outcome or '-'} ({r.status})"
-    return (f"{r.task:20} {r.engine:8} {'PASS' if r.passed else 'FAIL':6} "
+    return (f"{r.task:20} {r.engine:{WIDE}} {'PASS' if r.passed else 'FAIL':6} "
             f"{hidden_share(r):>5.0%} {shown[:28]:28} "
             f"{r.calls:5} {r.prompt_tokens:10} {r.cached_tokens:8} {r.completion_tokens:9} "
             f"{r.wall_s:8.1f}")
@@ -95,9 +128,11 @@ def comparison(engines: list[str], results: list[RunResult]) -> str:
     """The engines side by side: one row each with their totals, then each task's runs
     together (in suite order, engines in the order given)."""
     by_engine = {engine: [r for r in results if r.engine == engine] for engine in engines}
+    baseline = {r.task: r for r in by_engine.get("oneshot", [])}
     count = max((len(runs) for runs in by_engine.values()), default=0)
     lines = [f"== {count} task(s) on {', '.join(engines)}", ENGINE_HEADER]
-    lines += [engine_row(engine, runs) for engine, runs in by_engine.items()]
+    lines += [engine_row(engine, runs, baseline) for engine, runs in by_engine.items()]
+    lines += [extras(engine, runs) for engine, runs in by_engine.items() if engine != "oneshot"]
     lines += ["", TASK_HEADER]
     tasks = list(dict.fromkeys(r.task for r in results))
     for task in tasks:
@@ -115,8 +150,10 @@ def failures(results: list[RunResult]) -> str:
 
 
 def as_json(model: str, engines: list[str], results: list[RunResult]) -> dict[str, Any]:
+    baseline = {r.task: r for r in results if r.engine == "oneshot"}
     return {"model": model,
-            "engines": {engine: {"totals": totals([r for r in results if r.engine == engine]),
+            "engines": {engine: {"totals": totals([r for r in results if r.engine == engine],
+                                                  baseline),
                                  "tasks": [r.to_dict() for r in results if r.engine == engine]}
                         for engine in engines}}
 
@@ -131,7 +168,8 @@ def merged(files: list[Path]) -> tuple[list[str], list[RunResult]]:
         for engine, part in data["engines"].items():
             engines.setdefault(engine)
             for task in part["tasks"]:
-                runs[(engine, task["task"])] = RunResult(**task)
+                known = {k: v for k, v in task.items() if k in RunResult.__dataclass_fields__}
+                runs[(engine, task["task"])] = RunResult(**known)
     return list(engines), list(runs.values())
 
 

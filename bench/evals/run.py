@@ -36,6 +36,7 @@ from bench.evals.oneshot import ENGINE as ONESHOT  # noqa: E402
 from bench.evals.oneshot import OneShotModels, run_oneshot  # noqa: E402
 from bench.evals.report import as_json, comparison, failures  # noqa: E402
 from bench.evals.suite import Task, select  # noqa: E402
+from core.engine.assists import NAMES as ASSIST_NAMES  # noqa: E402
 
 CHOICES = {"phase": ("phase",), "classic": ("classic",), ONESHOT: (ONESHOT,), "both": ENGINES,
            "all": (*ENGINES, ONESHOT)}
@@ -58,7 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-iterations", type=int, help="the LLM-call budget of each run")
     parser.add_argument("--flags", default="", help="more flags for the engines' headless runs, "
                         "e.g. --flags=--no-author-files (the tools as they are, without the "
-                        "authoring step) or '--no-check-examples'")
+                        "authoring step)")
+    parser.add_argument("--label", default="", help="name the engines' rows ENGINE/LABEL "
+                        "(default with --without: no-NAME), so runs of variants can be "
+                        "reported side by side")
+    parser.add_argument("--without", action="append", default=[], metavar="NAME",
+                        help="run the engines without the model-specific helper NAME "
+                             f"(repeatable; one of: {', '.join(ASSIST_NAMES)})")
     parser.add_argument("--timeout", type=float, default=1800,
                         help="seconds a run may take before it is stopped (then summarised)")
     parser.add_argument("--out", type=Path, help="where runs are saved")
@@ -119,8 +126,8 @@ class Progress:
 
 async def run_suite(tasks: list[Task], engines: list[str], model: ModelChoice, out: Path,
                     jobs: int, extra: list[str], timeout_s: float,
-                    on_result: Callable[[list[RunResult]], None] | None = None
-                    ) -> list[RunResult]:
+                    on_result: Callable[[list[RunResult]], None] | None = None,
+                    label: str = "") -> list[RunResult]:
     """Every task on every engine, a task's engines one after another (so that a suite cut
     short leaves whole rows); ``on_result`` is given the runs finished so far after each."""
     progress = Progress(len(tasks) * len(engines))
@@ -138,6 +145,8 @@ async def run_suite(tasks: list[Task], engines: list[str], model: ModelChoice, o
                 result = await run_task(task, engine, model, out, extra=extra,
                                         timeout_s=timeout_s, on_event=progress.event)
             progress.finish(result)
+            if label and engine != ONESHOT:
+                result.engine = f"{engine}/{label}"
             finished.append(result)
             if on_result is not None:
                 on_result(finished)
@@ -163,18 +172,27 @@ def main(argv: list[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     extra = ["--max-iterations", str(args.max_iterations)] if args.max_iterations else []
     extra += shlex.split(args.flags)
-    Progress.say(f"{len(tasks)} task(s) × {', '.join(engines)} on {model.describe()}; "
-                 f"runs saved in {out}")
+    unknown = [name for name in args.without if name not in ASSIST_NAMES]
+    if unknown:
+        parser.error(f"--without: unknown helper {', '.join(unknown)} "
+                     f"(known: {', '.join(ASSIST_NAMES)})")
+    if args.without:
+        extra += ["--assists-off", ",".join(args.without)]
+    label = args.label or ("no-" + "+".join(args.without) if args.without else "")
+    labelled = [f"{e}/{label}" if label and e != ONESHOT else e for e in engines]
+    Progress.say(f"{len(tasks)} task(s) × {', '.join(engines)} on {model.describe()}"
+                 + (f" without {', '.join(args.without)}" if args.without else "")
+                 + f"; runs saved in {out}")
     targets = [out / "results.json", *([args.json] if args.json else [])]
 
     def save(results: list[RunResult]) -> None:
-        text = json.dumps(as_json(model.describe(), engines, results), indent=2) + "\n"
+        text = json.dumps(as_json(model.describe(), labelled, results), indent=2) + "\n"
         for target in targets:
             target.write_text(text, encoding="utf-8")
 
     results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra, args.timeout,
-                                    on_result=save))
-    print(comparison(engines, results))
+                                    on_result=save, label=label))
+    print(comparison(labelled, results))
     print()
     report = failures(results)
     if report:

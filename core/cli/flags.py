@@ -11,7 +11,7 @@ import sys
 from core import config
 from core.cli.usage import PROG, parser as usage_parser
 from core.config import Settings
-from core.models.mcp_server import McpServer, merged
+from core.shapes.mcp_server import McpServer, merged
 from core.secrets import remember
 
 USAGE = (f"{PROG} --headless --workspace DIR [options] REQUEST\n"

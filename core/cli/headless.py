@@ -37,7 +37,7 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     if args.list_runs or args.export or args.undo:
-        from core.cli.history import history_command
+        from core.cli.history_commands import history_command
 
         return history_command(args)
     if args.probe:
@@ -59,14 +59,14 @@ def _models(parser: argparse.ArgumentParser, args: argparse.Namespace,
             settings: Settings) -> tuple[Any, Any]:
     """The run's model and thinking model (none with a script: it answers every call)."""
     if args.model_script:
-        from core.engine.runner import scripted_model
+        from core.engine.build import scripted_model
         from core.llm.scripted import ScriptError
 
         try:
             return scripted_model(args.model_script), None
         except ScriptError as exc:
             parser.error(str(exc))
-    from core.engine.runner import build_models
+    from core.engine.build import build_models
 
     try:
         return build_models(settings)
@@ -76,25 +76,22 @@ def _models(parser: argparse.ArgumentParser, args: argparse.Namespace,
 
 async def _run(settings: Settings, workspace: Path, model: Any, request: str,
                args: argparse.Namespace, thinking: Any = None) -> int:
-    from core.engine.runner import create_engine
+    from core.session import NotStarted, start_session
     from core.store.history import Store
-    from core.store.runs import start_recorded_run
     from core.tools.checkpoint import sweep_interrupted_runs
 
     store = Store()
     sweep_interrupted_runs(store.mark_interrupted())
     try:
-        start = start_recorded_run(store, settings, request, model.provider, model.name,
-                                   args.conversation)
-    except KeyError as exc:
-        print(f"error: {exc.args[0]}", file=sys.stderr)
-        for built in (model, thinking):
-            if built is not None:
-                await built.aclose()
+        session = start_session(store, settings, workspace, request,
+                                conversation_id=args.conversation, model=model,
+                                thinking=thinking, can_ask=not args.yes)
+    except NotStarted as exc:
+        print(f"error: {redact(str(exc))}", file=sys.stderr)
+        await exc.close()
         store.close()
-        return USAGE_ERROR
-    engine = create_engine(settings, workspace, model=model, memory=start.memory,
-                           run_id=start.run_id, thinking=thinking, can_ask=not args.yes)
+        return USAGE_ERROR if exc.start is None else FAILED
+    engine = session.engine
     loop = asyncio.get_running_loop()
     try:
         loop.add_signal_handler(signal.SIGINT, engine.cancel)
@@ -105,10 +102,9 @@ async def _run(settings: Settings, workspace: Path, model: Any, request: str,
 
         attach_dump(engine, Path(args.dump_context))
     try:
-        finished = await _stream(engine, start.recorder.wrap(engine.run(
-            request, previous_analysis=start.pending_analysis)), args)
+        finished = await _stream(engine, session.events(), args)
     finally:
-        await model.aclose()
+        await session.close()
         store.close()
     return run_exit_code(finished.status, finished.outcome) if finished else FAILED
 

@@ -6,8 +6,8 @@ from typing import Callable
 
 from core import events as ev
 from core.engine.language import is_english
-from core.models.phase import describe_quality
-from core.models.wording import SANDBOX_WORDS, outcome_text
+from core.shapes.phase import describe_quality
+from core.shapes.wording import SANDBOX_WORDS, ending_line, outcome_text
 
 ICONS = {"done": "✓", "failed": "✗", "blocked": "⏸", "skipped": "–", "running": "…"}
 
@@ -93,11 +93,15 @@ def _summary(e: ev.Summary) -> str:
              + (f" ({e.quality_assessment})" if e.quality_assessment else ""), e.final_summary]
     lines += [f"  ★ {h}" for h in e.highlights]
     lines += requirement_lines(e.requirements, e.requirements_note)
+    lines += [f"  Assumed (not asked for, not counted): {a}" for a in e.assumptions]
+    if e.verification:
+        lines.append("  Checked: " + (" ".join(e.verification_sentences) or "nothing"))
     return "\n".join(lines)
 
 
 def _run_finished(e: ev.RunFinished) -> str:
-    return (f"■ {outcome_words(e.outcome)} ({e.status.replace('_', ' ')}) · {e.llm_calls} LLM "
+    return (f"■ {ending_line(e.outcome, e.verification, e.verification_line)} "
+            f"({e.status.replace('_', ' ')}) · {e.llm_calls} LLM "
             f"calls · {e.prompt_tokens} prompt + {e.completion_tokens} completion tokens · "
             f"{e.elapsed_s:.1f}s")
 

@@ -26,7 +26,7 @@ def probe_command(settings: Settings) -> int:
 
 
 async def _probe(settings: Settings) -> int:
-    from core.engine.runner import endpoint_model
+    from core.engine.build import endpoint_model
 
     model = endpoint_model(dataclasses.replace(settings, forcing="auto"))
     try:

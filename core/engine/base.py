@@ -1,4 +1,4 @@
-"""What both engines share: the event stream, Stop, approvals, and the guaranteed ending.
+"""What both engines share: the event stream, Stop, approvals, writes, and the guaranteed ending.
 
 ``run`` is an async generator. The work runs in its own task and puts events on a
 queue; whatever happens — success, an exhausted budget, a model that misbehaves or
@@ -6,6 +6,11 @@ cannot be reached, an internal error, ``cancel()`` or ``task.cancel()`` on the
 consumer — the stream ends with exactly one ``Summary`` and one ``RunFinished``.
 A second Stop makes the summary come without the model, at once. An empty request is
 refused before any model call: an error notice, then the summary and ``RunFinished``.
+
+Both engines write files through the same authoring stage (drafts first, evidence decides)
+and end the same way: the verification state from what ran (``verification``), the
+person's requirements with evidence from the record, the summary's claims held to what ran,
+and the outcome decided from all of it, never from a model's word alone.
 """
 
 from __future__ import annotations
@@ -19,19 +24,24 @@ from pathlib import Path
 from typing import AsyncIterator
 
 from core.approval import ApprovalBroker
-from core.engine.authoring import AuthoringContext, Author
-from core.engine.authoring_tools import AuthoringTools
-from core.engine.example_checks import ExampleChecks
 from core.config import Settings
-from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary
-from core.engine.task_executor import TaskExecutor
-from core.llm.base import ChatModel, Message
-from core.secrets import scrub_event
-from core.engine.outcome import decide_outcome
-from core.engine.requested_changes import asks_for_changes, forbidden_changes
-from core.engine.stage_caller import Accounting, RunAborted, StageCaller
+from core.engine.assists import Assists, parse_off
+from core.engine.authoring.stage import AuthoringStage, WriteContext
+from core.engine.execution.offered import OfferedTools
+from core.engine.execution.task_runner import TaskRunner
+from core.engine.requests import asks_for_changes, forbidden_changes
+from core.engine.stages.caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
-from core.tools.base import RunState, ToolContext, ToolManager
+from core.engine.verification.claims import held_to
+from core.engine.verification.outcome import decide_outcome
+from core.engine.verification.state import VerificationState
+from core.engine.verification.tracker import Tracker
+from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary, \
+    TaskFinished
+from core.llm.base import ChatModel, Message
+from core.shapes.task import Task
+from core.secrets import scrub_event
+from core.tools.base import RunState, ToolManager
 from core.tools.overview import overview
 from core.tools.workspace_tests import tests_hint
 
@@ -40,7 +50,6 @@ log = logging.getLogger(__name__)
 
 class EngineBase:
     engine_name = "phase"
-    checks_examples = False  # check Python files against the request's examples before writing
 
     def __init__(self, model: ChatModel, tools: ToolManager, settings: Settings,
                  workspace: Path, *, run_id: str | None = None, memory: str = "",
@@ -50,7 +59,7 @@ class EngineBase:
         someone can answer a clarification (not headless --yes)."""
         self.model = model
         self.can_ask = can_ask  # someone can answer a clarification (not headless --yes)
-        self.tools = AuthoringTools(tools, authored=settings.author_files)
+        self.tools = OfferedTools(tools, authored=settings.author_files)
         self.settings = settings
         self.memory = memory
         self.run_id = run_id or uuid.uuid4().hex
@@ -62,13 +71,18 @@ class EngineBase:
         self.context_window = min(settings.context_window, window or settings.context_window)
         self.approvals = ApprovalBroker(settings, self.emit)
         self.caller = StageCaller(model, self.accounting, self.emit, thinking, self.position)
-        checks = ExampleChecks(self.caller, self.run_state.workspace,
-                               settings.command_sandbox) \
-            if self.checks_examples and settings.check_examples else None
-        self.tools.author = Author(self.caller, self.run_state.workspace, self.authoring_context,
-                                   checks, settings.command_sandbox)
-        self.executor = TaskExecutor(self.tools, self.run_state, self.approvals, self.emit,
-                                     settings.max_parallel_tasks)
+        self.assists = Assists(parse_off(settings.assists_off), self.emit)
+        self.authoring = AuthoringStage(self.caller, self.run_state.workspace, self.assists,
+                                        settings.command_sandbox, self.write_context) \
+            if settings.author_files else None
+        self.changes_forbidden = ""  # the request's words forbidding changes ("" when none)
+        self.runner = TaskRunner(tools, self.run_state, self.approvals, self.emit,
+                                 settings.max_parallel_tasks, self.authoring,
+                                 writes_last=self.assists.writes_last,
+                                 forbidden=lambda: self.changes_forbidden,
+                                 reordered=self.assists.reordered)
+        self.tracker = Tracker(self.run_state.workspace, settings.command_sandbox)
+        self.verification = VerificationState()
         self.tally = RunTally(status="failed")
         self.language = ""  # the person's, once the engine knows it ("" reads as English)
         self.base_messages: list[Message] = []
@@ -85,13 +99,32 @@ class EngineBase:
         """Queue ``event`` for the consumer, with every known API key redacted from it."""
         if isinstance(event, FileChanged):
             self.file_changes += 1
+            task = self.task_of(event.phase_id, event.task_id)
+            if task is not None and event.path not in task.changed:
+                task.changed.append(event.path)
         if isinstance(event, FileChanged) and event.path not in self.changed_files:
             self.changed_files.append(event.path)
             self.on_file_changed(event.path)
+        if isinstance(event, TaskFinished):
+            task = self.task_of(event.phase_id, event.task_id, finished=True)
+            if task is not None:
+                self.tracker.task_finished(task, self.file_changes)
         self._queue.put_nowait(scrub_event(event))
 
     def on_file_changed(self, path: str) -> None:
         """Hook for engines that attribute changes to a phase."""
+
+    def task_of(self, phase_id: int, task_id: int, finished: bool = False) -> Task | None:
+        """The task of ``phase_id`` with ``task_id`` that is running (``finished``: that
+        has just finished), if any."""
+        for record in self.tally.records:
+            if record.phase.id != phase_id:
+                continue
+            for task in reversed(record.phase.tasks):
+                if task.id == task_id and (task.finished if finished else
+                                           task.status == "running"):
+                    return task
+        return None
 
     def workspace_view(self) -> str:
         """The workspace's files for the run's first user turn, and how to run its tests when
@@ -101,9 +134,15 @@ class EngineBase:
             self.tools.offered_names() else ""
         return f"{text}\n\n{hint}" if hint else text
 
-    def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
-        """Hook: what an authored write of task ``ctx.task_id`` builds on."""
-        return AuthoringContext(request=self.tally.goal, language=self.language)
+    def write_context(self, task_id: int) -> WriteContext:
+        """What an authored write of task ``task_id`` builds on: the person's words and
+        language, and (a hook for the engines) the results the write builds on."""
+        return WriteContext(words=self.request, language=self.language,
+                            related=self.related_results(task_id))
+
+    def related_results(self, task_id: int) -> str:
+        """Hook: the results a write of task ``task_id`` builds on ("" for none)."""
+        return ""
 
     def position(self) -> tuple[int, int]:
         """Hook: (phase id, round) the next model call works for; (0, 0) outside the rounds."""
@@ -151,7 +190,7 @@ class EngineBase:
         started = time.monotonic()
         self.request = request
         self.tally.changes_requested = asks_for_changes(request)
-        self.run_state.changes_forbidden = forbidden_changes(request)
+        self.changes_forbidden = forbidden_changes(request)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),
@@ -180,6 +219,7 @@ class EngineBase:
             self.emit(Notice(level="error", message=f"Internal error: {exc}"))
         await self._close_tools()
         self.finish_phases()
+        await self._verify()
         summary = await self._summarize()
         await self._close_thinking()
         self._end(summary, time.monotonic() - started)
@@ -197,6 +237,29 @@ class EngineBase:
                 log.exception("closing the tools failed")
                 self.emit(Notice(level="error", message=f"Stopping the tools failed: {exc}"))
                 return
+
+    async def current_state(self) -> VerificationState:
+        """The verification state of the files as they are now, from the checks that ran
+        (the workspace's tests are not run for it)."""
+        return await self.tracker.state(self.changed_files, self.file_changes, self.authoring,
+                                        may_run_tests=False)
+
+    async def _verify(self) -> None:
+        """The verification state of the files as the run leaves them (the workspace's tests
+        may run here, without the model; a Stop meanwhile leaves the state unverified)."""
+        try:
+            self.verification = await self.tracker.state(self.changed_files, self.file_changes,
+                                                         self.authoring)
+        except asyncio.CancelledError:
+            _uncancel()
+        except Exception as exc:
+            log.exception("verification failed")
+            self.emit(Notice(level="error", message=f"Checking the final files failed: {exc}"))
+        self.tally.verification = self.verification
+        if self.tracker.final_tests:
+            self.emit(Notice(level="info", stage="verify", message=(
+                f"The engine ran the workspace's tests on the final files: "
+                f"{self.tracker.final_tests}.")))
 
     async def _close_thinking(self) -> None:
         """Close the thinking model once the summary is written; a Stop pressed meanwhile does
@@ -236,17 +299,32 @@ class EngineBase:
         if self._finished:
             return
         self._finished = True
-        acc = self.accounting
+        acc, state = self.accounting, self.verification
         outcome = decide_outcome(self.tally.status, self.tally.records, acc.usable,
-                                 summary.requirements, answered=self.answered(),
-                                 changes_requested=self.tally.changes_requested,
-                                 checks_failing=bool(self.tools.author.checks_failing)
-                                 if self.tools.author else False)
-        self.emit(dataclasses.replace(summary, outcome=outcome))
+                                 summary.requirements, state, answered=self.answered(),
+                                 changes_requested=self.tally.changes_requested)
+        self.emit(self._held(summary, outcome))
         self.emit(RunFinished(status=self.tally.status,  # type: ignore[arg-type]
                               llm_calls=acc.calls, prompt_tokens=acc.prompt_tokens,
                               completion_tokens=acc.completion_tokens,
-                              elapsed_s=round(elapsed, 3), outcome=outcome))
+                              elapsed_s=round(elapsed, 3), outcome=outcome,
+                              verification=state.state, verification_line=state.line))
+
+    def _held(self, summary: Summary, outcome: str) -> Summary:
+        """``summary`` with its claims of tests and checks held to what ran, its outcome and
+        its verification state."""
+        state = self.verification
+        text, replaced = held_to(summary.final_summary, state)
+        highlights = [held_to(line, state)[0] for line in summary.highlights]
+        if replaced:
+            self.emit(Notice(level="warning", stage="summarizer", message=(
+                "The summary said tests or checks ran or passed, which the run does not show; "
+                "that sentence was replaced by what did run.")))
+        return dataclasses.replace(summary, final_summary=text, highlights=highlights,
+                                   outcome=outcome, verification=state.state,  # type: ignore[arg-type]
+                                   verification_line=state.line,
+                                   verification_sentences=list(state.sentences),
+                                   assumptions=list(self.tally.assumptions))
 
     def answered(self) -> bool:
         """Hook: the model answered the request itself (the classic loop's text answer)."""

@@ -5,7 +5,8 @@ words decides where it can: Han characters mean Chinese (kana among them Japanes
 Korean, and so on. Code, paths and quoted text are left out of the count, and a non-Latin
 script wins a tie with Latin words (technical English terms are common in other languages;
 the reverse is rare). Latin script cannot tell English from French: there the model's answer
-stands unless it names a language of another script, and without one the language is English.
+stands if it names a human language (``HUMAN_LANGUAGES``: a programming language or a file
+type is not one) of that script, and without one the language is English.
 """
 
 from __future__ import annotations
@@ -52,6 +53,20 @@ _CODES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "f
           "ru": "Russian", "uk": "Ukrainian", "pl": "Polish", "tr": "Turkish", "vi": "Vietnamese",
           "ar": "Arabic", "fa": "Persian", "he": "Hebrew", "hi": "Hindi", "id": "Indonesian",
           "sv": "Swedish", "cs": "Czech", "el": "Greek", "th": "Thai"}
+# The human languages an analysis may name (lower case, the first word of its answer):
+# anything else — "Python", "JSON", "Markdown" — is not the person's language.
+HUMAN_LANGUAGES = frozenset({
+    "english", "chinese", "mandarin", "cantonese", "japanese", "korean", "french", "german",
+    "spanish", "portuguese", "italian", "dutch", "russian", "ukrainian", "belarusian",
+    "polish", "czech", "slovak", "slovenian", "croatian", "serbian", "bosnian", "bulgarian",
+    "macedonian", "romanian", "hungarian", "finnish", "estonian", "latvian", "lithuanian",
+    "swedish", "norwegian", "danish", "icelandic", "greek", "turkish", "arabic", "persian",
+    "farsi", "hebrew", "yiddish", "hindi", "urdu", "bengali", "punjabi", "marathi", "nepali",
+    "sanskrit", "tamil", "telugu", "kannada", "malayalam", "gujarati", "thai", "vietnamese",
+    "indonesian", "malay", "filipino", "tagalog", "swahili", "afrikaans", "catalan", "basque",
+    "galician", "irish", "welsh", "albanian", "armenian", "georgian", "azerbaijani", "kazakh",
+    "kyrgyz", "uzbek", "tajik", "mongolian", "pashto", "uyghur", "amharic", "esperanto",
+    "latin", "brazilian", "castilian"})
 _DENSE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
                     r"\u1100-\u11ff\u3130-\u318f]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -90,13 +105,16 @@ def _chinese(text: str) -> str:
 
 
 def _claimed(claimed: str) -> str:
-    """The model's answer made a short language name ("" when it is not one)."""
+    """The model's answer made a human language's name ("" when it names none: a
+    programming language, a file type, anything not on the list)."""
     text = " ".join(claimed.split())
     if not _CLAIM.fullmatch(text):
         return ""
     code = _CODES.get(text.lower().replace("_", "-").split("-")[0])
     if code and len(text) <= 5:
         return code
+    if _first_word(text) not in HUMAN_LANGUAGES:
+        return ""
     return text[0].upper() + text[1:]
 
 

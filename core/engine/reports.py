@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from core.llm.base import estimate_tokens
-from core.models.phase import Phase
-from core.models.task import Task
+from core.shapes.phase import Phase
+from core.shapes.task import Task
 
 
 @dataclass
@@ -114,3 +114,26 @@ def degraded_reports(records: list[PhaseRecord], budget_tokens: int, known_goal:
                 levels[i] = target
                 text = render()
     return text, levels
+
+
+RELATED_CHARS = 4_000
+RELATED_EACH = 2_000
+WRITES = ("write_file", "edit_file")
+
+
+def related_results(tasks: list[Task], wanted: set[int], cap: int = RELATED_CHARS) -> str:
+    """Results a write builds on: those of ``wanted`` tasks first, then the other finished
+    reads, searches and commands, newest first, within ``cap`` characters."""
+    first = [t for t in tasks if t.id in wanted and t.status == "done"]
+    rest = [t for t in reversed(tasks) if t.id not in wanted and t.status == "done"
+            and t.tool not in WRITES]
+    parts: list[str] = []
+    used = 0
+    for task in first + rest:
+        arguments = " ".join(f"{k}={str(v)[:80]}" for k, v in task.arguments.items())
+        text = f"- {task.tool} {arguments}:\n{task.result.strip()}"[:RELATED_EACH]
+        if used + len(text) > cap:
+            break
+        parts.append(text)
+        used += len(text)
+    return "\n".join(parts)

@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 
 from core.events import Summary
 from core.llm.base import Message
-from core.engine.outcome import account_requirements, reconcile_claimed
-from core.engine.prompts import language_ask, summarizer_instruction
+from core.engine.verification.requirements import account
+from core.engine.verification.state import VerificationState
+from core.engine.stages.instructions import language_ask, summarizer_instruction
 from core.engine.reports import PhaseRecord, degraded_reports
-from core.engine.stage_caller import StageCaller
-from core.engine.stages import SUMMARIZER, parse_summary
-from core.models.phase import quality_average, scored
+from core.engine.stages.caller import StageCaller
+from core.engine.stages.schemas import SUMMARIZER, parse_summary
+from core.shapes.phase import quality_average, scored
 
 STATUS_LINES = {
     "completed": "all planned work was attempted",
@@ -30,9 +31,12 @@ class RunTally:
     reason: str = ""
     goal: str = ""
     records: list[PhaseRecord] = field(default_factory=list)
-    # The analysis's requirements; None where nothing analysed the request (classic loop).
-    requirements: list[str] | None = None
+    # The person's requirements (grounded in their words); the classic loop's is the request.
+    requirements: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)  # requirements the person did not state
     changes_requested: bool = False  # the request asks for files to be created or changed
+    verification: VerificationState = field(default_factory=VerificationState)
+    answered: bool = False  # the classic loop answered the request itself
 
     @property
     def phases_completed(self) -> int:
@@ -56,14 +60,15 @@ class RunTally:
         return scored([t for r in self.records for t in r.phase.tasks])
 
     def accounted(self, claimed: list[dict] | None = None) -> tuple[list[dict], str]:
-        """The requirement checklist and, when it is empty, why."""
-        if self.requirements is None:
-            entries = reconcile_claimed(claimed or [], self.records, self.changes_requested)
-            return entries, "" if entries else ("the classic loop does not analyse the "
-                                                "request, and no summary call listed them")
-        entries = account_requirements(self.requirements, self.records, claimed,
-                                       self.changes_requested)
-        return entries, "" if entries else "the analysis listed no requirements"
+        """The requirement checklist, with evidence from the record, and, when it is empty,
+        why."""
+        entries = account(self.requirements, self.records, self.verification,
+                          self.changes_requested, claimed, self.answered)
+        if entries:
+            return entries, ""
+        return entries, ("every requirement the analysis listed is an assumption (the "
+                         "person did not state it)" if self.assumptions else
+                         "the analysis listed no requirements")
 
     def status_line(self) -> str:
         line = STATUS_LINES.get(self.status, self.status)
@@ -78,7 +83,8 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
                         context_window: int, language: str = "") -> Summary:
     """The summary from the model, its text for the person asked in ``language``."""
     reports, _ = degraded_reports(tally.records, max(context_window // 3, 1000), tally.goal)
-    instruction = summarizer_instruction(tally.status_line(), reports, tally.requirements)
+    instruction = summarizer_instruction(tally.status_line(), reports, tally.requirements,
+                                         verified_line(tally.verification))
     messages = list(base) + [{"role": "user",
                               "content": instruction + language_ask(language, "summarizer")}]
     result = await caller.call("summarizer", messages, "summarizer", SUMMARIZER, parse_summary,
@@ -93,6 +99,14 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
                    quality_assessment=reply.quality_assessment, generated_by="model",
                    status=tally.status, requirements=requirements, requirements_note=note,
                    quality_average=tally.quality_average, tasks_scored=tally.tasks_scored)
+
+
+def verified_line(state: VerificationState) -> str:
+    """What the summarizer is told about checks of the final files."""
+    if state.state == "unverified":
+        return ("No test or check ran on the final files: do not say that tests or checks "
+                "ran or passed.")
+    return " ".join(state.sentences)
 
 
 def fallback_summary(tally: RunTally, why: str = "") -> Summary:

@@ -15,8 +15,8 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from core import secrets
-from core.models.wording import SANDBOX_WORDS, outcome_text
-from core.models.phase import describe_quality
+from core.shapes.wording import SANDBOX_WORDS, outcome_text, verification_text
+from core.shapes.phase import describe_quality
 from core.store.changes import markdown_lines, net_changes
 from core.store.history import RunInfo, Store, public_settings
 
@@ -164,6 +164,7 @@ def export_markdown(store: Store, run_id: str) -> str:
         report.add(event)
     lines = [f"# {_title(store, info) or 'PhaseDesk run'}", "",
              f"- **Outcome:** {_outcome(info['outcome'])}",
+             f"- **Verified:** {verification_text(info['verification'], info['verification_line']) or 'not recorded'}",
              f"- **Run:** `{info['id']}`",
              f"- **Status:** {info['status']}",
              f"- **Engine:** {info['engine']} · **Model:** {info['provider']} / {info['model']}",
@@ -178,6 +179,8 @@ def export_markdown(store: Store, run_id: str) -> str:
         if report.analysis.get("language"):
             lines += [f"**Language:** {_line(report.analysis['language'])}", ""]
         lines += [f"- {_line(item)}" for item in report.analysis["requirements"]]
+        lines += [f"- *Assumed, not asked for:* {_line(item)}"
+                  for item in report.analysis.get("assumptions", [])]
     if report.questions:
         lines += ["", "## Questions for you", ""]
         lines += [f"{n}. {_line(q)}" for n, q in enumerate(report.questions, 1)]

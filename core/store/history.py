@@ -24,7 +24,7 @@ from core import secrets
 from core.appdirs import data_dir
 from core.config import fields
 from core.events import Event, FileChanged, LlmCall, RunFinished, is_progress, to_json
-from core.models.mcp_server import hidden_env
+from core.shapes.mcp_server import hidden_env
 from core.store.run_ids import SHOWN_MATCHES, id_start, the_one
 
 RUN_STATUSES = ("running", "completed", "budget_exhausted", "cancelled", "failed",
@@ -49,6 +49,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
         " PRIMARY KEY (run_id, seq)) WITHOUT ROWID",
     ),
     ("ALTER TABLE runs ADD COLUMN outcome TEXT NOT NULL DEFAULT ''",),
+    ("ALTER TABLE runs ADD COLUMN verification TEXT NOT NULL DEFAULT ''",
+     "ALTER TABLE runs ADD COLUMN verification_line TEXT NOT NULL DEFAULT ''"),
 ]
 
 
@@ -79,6 +81,8 @@ class RunInfo(TypedDict):
     changed_files: int
     owner_pid: int | None
     outcome: str
+    verification: str  # verified | failing | unverified ("" before it was recorded)
+    verification_line: str  # "12 tests pass", "not verified"
 
 
 def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -223,7 +227,9 @@ class Store:
             elif isinstance(event, RunFinished):
                 self._finish(conn, run_id, event.status, event.llm_calls, event.prompt_tokens,
                              event.completion_tokens)
-                conn.execute("UPDATE runs SET outcome = ? WHERE id = ?", (event.outcome, run_id))
+                conn.execute("UPDATE runs SET outcome = ?, verification = ?, verification_line = ?"
+                             " WHERE id = ?", (event.outcome, event.verification,
+                                               event.verification_line, run_id))
         return int(seq)
 
     def finish_run(self, run_id: str, status: str, llm_calls: int | None = None,

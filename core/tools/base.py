@@ -13,9 +13,11 @@ ApprovalAction = Literal["command", "write", "mcp"]
 
 class Approve(Protocol):
     """Ask the person (per policy) before an action; ``scope`` is what "approve for this
-    run" covers (default: every action of that kind)."""
+    run" covers (default: every action of that kind); ``diff``: what a write would change,
+    shown before it is approved."""
 
-    def __call__(self, action: ApprovalAction, detail: str, scope: str = "") -> Awaitable[bool]:
+    def __call__(self, action: ApprovalAction, detail: str, scope: str = "",
+                 diff: str = "") -> Awaitable[bool]:
         ...
 
 
@@ -42,9 +44,7 @@ class RunState:
     """Per-run state shared by every tool call of one run.
 
     ``command_sandbox`` and ``command_network`` are the run's settings of the same names;
-    ``noticed`` holds what the run has already told the person once (see ``sandbox``);
-    ``changes_forbidden``: the request's words that forbid changing files ("" when it does
-    not), with which every write of the run is refused.
+    ``noticed`` holds what the run has already told the person once (see ``sandbox``).
     """
 
     workspace: Path
@@ -54,7 +54,6 @@ class RunState:
     command_sandbox: str = "auto"
     command_network: bool = False
     noticed: set[str] = field(default_factory=set)
-    changes_forbidden: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ class ToolManager(Protocol):
 
 class WrappedTools:
     """A ``ToolManager`` that hands everything to ``inner``; subclasses change what they
-    need (what is offered, how a call runs)."""
+    need (how a call runs)."""
 
     def __init__(self, inner: ToolManager) -> None:
         self.inner = inner

@@ -100,6 +100,33 @@ def definitions(text: str, path: str) -> set[str]:
     return names
 
 
+def signatures(text: str, path: str) -> list[str]:
+    """The file's top-level functions and classes as a reader calls them, one line each
+    (``def f(a, b=1)``, ``class Money`` with its methods indented; a ``@classmethod`` or
+    ``@staticmethod`` marked); empty when the text does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    lines: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines.append(_signature(node))
+        elif isinstance(node, ast.ClassDef):
+            lines.append(f"class {node.name}")
+            lines += ["    " + _signature(item) for item in node.body
+                      if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return lines
+
+
+def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    marks = [f"@{d.id} " for d in node.decorator_list
+             if isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod", "property")]
+    return f"{''.join(marks)}def {node.name}({ast.unparse(node.args)})"
+
+
 def write_facts(path: str, old: str | None, new: str | None) -> list[str]:
     """What a write did to ``path`` that a reader should check, one line each (none when
     nothing is worth saying)."""

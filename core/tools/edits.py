@@ -223,7 +223,8 @@ async def _commit(ctx: ToolContext, target: paths.Resolved, data: bytes,
     With ``expected``, the file must still hold exactly those bytes when it is written (an
     edit must not overwrite what someone changed while the person was being asked).
     """
-    if not await ctx.approve("write", f"{target.rel} ({len(data)} bytes)"):
+    if not await ctx.approve("write", f"{target.rel} ({len(data)} bytes)",
+                             diff=await asyncio.to_thread(_pending_diff, target, data)):
         raise ToolError(DENIED)
     checkpoint = Checkpoint.of(ctx.run)
     try:
@@ -239,6 +240,16 @@ async def _commit(ctx: ToolContext, target: paths.Resolved, data: bytes,
                          run_removed=run.removed if run else 0,
                          run_diff=run.text if run else ""))
     return written.change
+
+
+def _pending_diff(target: paths.Resolved, data: bytes) -> str:
+    """The diff a write of ``data`` would make, for its approval card ("" when it cannot be
+    made)."""
+    try:
+        return file_diff(target.rel, read_side(target.real if target.exists else None),
+                         data).text
+    except (OSError, ValueError):
+        return ""
 
 
 def _write(checkpoint: Checkpoint, target: paths.Resolved, data: bytes,

@@ -25,7 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
-from core.models.mcp_server import McpServer
+from core.shapes.mcp_server import McpServer
 from core.tools.mcp_stdio import StderrTail, connected, spawn
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from typing import Any
 import mcp_types
 
 from core.events import Event, McpServerStatus, Notice
-from core.models.mcp_server import SEPARATOR, McpServer
+from core.shapes.mcp_server import SEPARATOR, McpServer
 from core.schema import SchemaError, coerce
 from core.secrets import remember
 from core.tools.base import DENIED, ToolContext, ToolManager, ToolResult

@@ -72,6 +72,13 @@ async def run_python(root: Path, mode: str, timeout_s: float, *, script: str = "
     none, in ``root`` under the sandbox setting ``mode``. ``merge``: stderr goes into the
     output; else it is kept apart."""
     command = f"{shlex.quote(python())} {shlex.quote(script) if script else '-'}"
+    return await run_in(root, command, mode, timeout_s, stdin=stdin, merge=merge, cap=cap)
+
+
+async def run_in(root: Path, command: str, mode: str, timeout_s: float, *, stdin: str = "",
+                 merge: bool = True, cap: int = OUTPUT_CAP) -> Ran:
+    """Run the shell ``command`` in ``root`` under the sandbox setting ``mode``, without the
+    network, within ``timeout_s`` seconds and ``cap`` bytes of output."""
     start = sandbox.launch(command, root, mode, network=False)
     proc = await asyncio.create_subprocess_exec(
         *start.argv, cwd=root, env=start.env, start_new_session=True,

@@ -11,7 +11,7 @@ from core.config import Settings
 from core.events import Event
 from core.llm.base import Capabilities
 from core.llm.scripted import ScriptedModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from tests.support.script import analysis, judge, phases, plan, summary, task, think
 
 Reply = dict[str, Any]
@@ -106,9 +106,11 @@ class ScriptedFactory:
         return model
 
     def make_engine(self, settings: Settings, workspace: Path, model: Any, *, thinking: Any,
-                    memory: list[dict[str, Any]], run_id: str) -> RecordingEngine:
+                    memory: list[dict[str, Any]], run_id: str,
+                    can_ask: bool = True) -> RecordingEngine:
         engine = create_engine(dataclasses.replace(settings, **self.overrides), workspace,
-                               model=model, memory=memory, run_id=run_id, thinking=thinking)
+                               model=model, memory=memory, run_id=run_id, thinking=thinking,
+                               can_ask=can_ask)
         recording = RecordingEngine(engine)
         self.engines.append(recording)
         return recording

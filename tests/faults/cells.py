@@ -16,7 +16,7 @@ from typing import Any
 
 from core.events import Event
 from core.llm.openai_client import OpenAIModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from tests.support.fake_openai import FAULTS, FakeOpenAI, Inject
 from tests.support.script import analysis, judge, phases, plan, settings, summary, task, think
 

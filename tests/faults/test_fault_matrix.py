@@ -18,7 +18,7 @@ import pytest
 
 from core.events import to_dict
 from core.llm.scripted import ScriptedModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from tests.faults.cells import (API_KEY, MAX_RETRIES, RETRY_AFTER_S, TIMEOUT_S, Cell, CellResult,
                                 make_workspace, matrix, run_cell)
 from tests.integration.test_openai_protocol import assert_pairs_intact

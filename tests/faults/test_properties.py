@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.engine import stages
-from core.engine.scheduler import find_cycle, order_phases, schedule
+from core.engine.execution.scheduler import find_cycle, order_phases, schedule
 from core.schema import SchemaError, coerce
 from core.tools import default_registry
 from tests.support.script import analysis, judge, phases, plan, task

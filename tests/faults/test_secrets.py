@@ -17,7 +17,7 @@ import pytest
 from core.events import Event, TaskFinished, to_json
 from core.store.export import export_text
 from core.llm.openai_client import OpenAIModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.store.history import Recorder, Store
 from tests.faults.cells import phase_replies
 from tests.support.fake_openai import FakeOpenAI, refused_url

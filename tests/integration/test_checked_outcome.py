@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.requested_changes import asks_for_changes
+from core.engine.requests import asks_for_changes
 from tests.support.script import (
     analysis, authored, judge, one_file_workspace, plan, run, summary, task)
 

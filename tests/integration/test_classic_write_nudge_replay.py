@@ -15,8 +15,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from core.engine.code_blocks import code_blocks
-from core.engine.runner import create_engine
+from core.engine.authoring.blocks import code_blocks
+from core.engine.build import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
 from tests.support.script import of, settings

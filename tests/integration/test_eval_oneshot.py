@@ -19,7 +19,7 @@ from bench.evals.oneshot_apply import apply_reply
 from bench.evals.oneshot_prompt import FILE_CHARS, REPLY_TOKENS_MAX, REPLY_TOKENS_MIN, \
     collect, prompt_messages, reply_tokens
 from bench.evals.suite import select
-from core.engine.code_blocks import code_blocks
+from core.engine.authoring.blocks import code_blocks
 from core.llm.embedded_load import model_path
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.script import analysis, judge, plan, summary, task

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.requested_changes import forbidden_changes
+from core.engine.requests import forbidden_changes
 from tests.support.script import analysis, judge, one_file_workspace, plan, run, summary, task
 
 BANK = ("class Account:\n    def withdraw(self, amount):\n        if amount < 0:\n"

@@ -12,7 +12,7 @@ import llama_cpp
 import pytest
 from llama_cpp import Llama
 
-from core.engine.stages import SUMMARIZER, judge_schema
+from core.engine.stages.schemas import SUMMARIZER, judge_schema
 from core.llm.embedded_grammar import bound_schema, schema_to_gbnf, with_tool_arguments
 from core.llm.embedded_load import model_path
 

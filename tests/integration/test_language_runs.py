@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.events import from_dict
 from core.llm.scripted import ScriptedModel
 from core.store.export import export_markdown, export_text

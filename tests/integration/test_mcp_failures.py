@@ -7,7 +7,7 @@ from pathlib import Path
 
 from core.events import Event
 from core.llm.scripted import ScriptedModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from tests.support.mcp_servers import (alive, faulty_server, of_kind, server_pids, statuses,
                                        time_server, wait_until_gone)
 from tests.support.script import analysis, judge, plan, run, settings, summary, task
@@ -51,7 +51,7 @@ def test_a_server_that_never_answers_times_out_at_start(tmp_path: Path) -> None:
 
 
 def test_a_missing_command_is_a_clear_failure(tmp_path: Path) -> None:
-    from core.models.mcp_server import McpServer
+    from core.shapes.mcp_server import McpServer
 
     replies = [analysis("Look around"), plan(task(1, "list_files")), judge([1]), summary()]
     events, _ = run(replies, tmp_path, mcp_servers=(McpServer("ghost", "no-such-mcp-server"),))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.models.mcp_server import McpServer
+from core.shapes.mcp_server import McpServer
 from tests.support.mcp_servers import ROOT, of_kind, statuses
 from tests.support.script import analysis, judge, plan, run, summary, task
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.events import Event
 from core.llm.scripted import ScriptedModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from tests.support.mcp_servers import (git_repository, git_server, of_kind, server_pids,
                                        statuses, time_server, wait_until_gone)
 from tests.support.script import analysis, judge, plan, run, settings, summary, task

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from core.llm.scripted import ScriptedModel
 from core.engine.memory import MEMORY_CHAR_CAP, UNMARKED_SUMMARY_CHARS, format_memory
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.store.history import Store
 from core.store.runs import memory_window, start_recorded_run
 from tests.support.script import analysis, judge, phases, plan, settings, summary, task

@@ -17,7 +17,7 @@ from core.events import Event
 from core.llm.base import Capabilities
 from core.llm.factory import make_model, make_thinking_model
 from core.llm.scripted import ScriptedModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from tests.integration.test_headless import headless
 from tests.support.fake_openai import FakeOpenAI, refused_url
 from tests.support.script import analysis, judge, phases, plan, settings, summary, task, think

@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from core.llm.openai_client import OpenAIModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.script import analysis, judge, of, phases, plan, settings, summary, task
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.events import StageDelta, is_progress
 from core.llm.base import CallOptions
 from core.llm.openai_client import OpenAIModel

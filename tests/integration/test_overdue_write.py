@@ -14,8 +14,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from core.engine.requested_changes import named_files
-from core.engine.runner import create_engine
+from core.engine.requests import named_files
+from core.engine.build import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
 from tests.support.script import authored, judge, of, settings, summary

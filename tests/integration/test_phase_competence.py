@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.runner import create_engine
-from core.engine.stages import SUMMARIZER
+from core.engine.build import create_engine
+from core.engine.stages.schemas import SUMMARIZER
 from core.llm.scripted import ScriptedModel
 from tests.support.script import (analysis, judge, of, phases, plan, run, settings, summary,
                                   task, think)

@@ -229,7 +229,7 @@ def test_cancel_mid_round_still_summarises(ws: Path) -> None:
                    plan(task(1, "run_command", command="sleep 30")),
                    judge([1]), summary("## Stopped\n\nThe person stopped the run.")]
         from core.llm.scripted import ScriptedModel
-        from core.engine.runner import create_engine
+        from core.engine.build import create_engine
         from tests.support.script import settings
 
         engine = create_engine(settings(), ws, model=ScriptedModel(replies))
@@ -257,7 +257,7 @@ def test_cancel_mid_round_still_summarises(ws: Path) -> None:
 def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) -> None:
     from core.llm.base import Capabilities
     from core.llm.scripted import ScriptedModel
-    from core.engine.runner import create_engine
+    from core.engine.build import create_engine
     from tests.support.script import settings
 
     class OfflineScripted(ScriptedModel):
@@ -317,7 +317,7 @@ def test_think_always_runs_and_can_keep_a_phase_going(ws: Path) -> None:
 def test_each_phase_records_its_own_llm_calls_and_tokens(ws: Path) -> None:
     from core.llm.base import Capabilities
     from core.llm.scripted import ScriptedModel
-    from core.engine.runner import create_engine
+    from core.engine.build import create_engine
     from tests.support.script import settings
 
     replies = [analysis(phases=2), phases((1, "A", []), (2, "B", [1])),

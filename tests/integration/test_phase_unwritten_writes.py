@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.llm.scripted import ScriptedModel
 from tests.support.script import analysis, judge, of, plan, run, settings, summary, task, think
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from core.events import Event
 from core.llm.openai_client import OpenAIModel
-from core.engine.runner import create_engine
-from core.engine.stages import SUMMARY_CHARS
+from core.engine.build import create_engine
+from core.engine.stages.schemas import SUMMARY_CHARS
 from tests.support.fake_runtimes import FakeRuntime
 from tests.support.script import analysis, judge, plan, settings, summary, task
 

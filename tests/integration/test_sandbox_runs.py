@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.events import Event, Notice, TaskFinished
 from core.llm.scripted import ScriptedModel
 from tests.support.proc_tree import (alive, holding, require_sandbox, token, wait_dead,

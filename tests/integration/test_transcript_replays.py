@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
 from tests.support.script import analysis, kinds, of, phases, settings, summary

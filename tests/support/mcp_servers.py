@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from core.events import Event
-from core.models.mcp_server import McpServer
+from core.shapes.mcp_server import McpServer
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parents[2]

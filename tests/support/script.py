@@ -9,7 +9,7 @@ from typing import Any
 from core.config import Settings
 from core.events import Event
 from core.llm.scripted import ScriptedModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 
 Reply = dict[str, Any]
 
@@ -129,10 +129,10 @@ def error(status: int, message: str = "server exploded") -> Reply:
 
 
 def settings(**values: Any) -> Settings:
-    """Settings of a scripted run; the phase engine's checks of the request's examples are off
+    """Settings of a scripted run; the example_checks assist is off
     unless a test asks for them (each would take a scripted reply)."""
     base = {"think_stage": "auto", "command_approval": "auto", "write_approval": "auto",
-            "check_examples": False}
+            "assists_off": "example_checks"}
     base.update(values)
     return Settings(**base)
 

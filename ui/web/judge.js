@@ -63,6 +63,10 @@
       PD.el("span", "judge-round", "Round " + PD.num(ev.round)));
     if (ev.phase_completed === true) PD.add(head, PD.el("span", "badge badge-success", "Phase complete"));
     if (ev.degraded === true) PD.add(head, PD.el("span", "badge badge-muted", "judged without the model"));
+    if (ev.by_engine === true) {
+      card.classList.add("by-engine");
+      PD.add(head, PD.el("span", "badge badge-muted judge-by-engine", "decided from the facts, no model call"));
+    }
     const metrics = PD.el("div", "judge-metrics");
     PD.add(metrics, metric("Completion", PD.pct(ev.completion_rate)),
       metric("Success", PD.pct(ev.success_rate)),

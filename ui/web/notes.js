@@ -43,6 +43,10 @@
       "run a command";
     PD.add(card, PD.el("div", "approval-head", "🔐 The agent wants to " + what),
       PD.el("pre", "approval-detail", PD.clip(ev.detail, 4000)));
+    if (action === "write" && typeof ev.diff_html === "string") {
+      PD.add(card, PD.el("div", "approval-diff-head", "What will be written:"),
+        PD.diffBlock(ev.diff_html));
+    }
     const actions = PD.el("div", "approval-actions");
     const buttons = [["once", "Approve", "primary"], ["run", "Approve for this run", "ghost"],
       ["deny", "Deny", "danger"]].map(([decision, label, cls]) => {

@@ -151,6 +151,11 @@
     }
     const cols = PD.add(PD.el("div", "analysis-cols"), listBlock("Requirements", ev.requirements),
       listBlock("Constraints", ev.constraints));
+    if (PD.arr(ev.assumptions).length) {
+      const assumed = listBlock("Assumed, not asked for", ev.assumptions);
+      assumed.classList.add("analysis-assumptions");
+      PD.add(cols, assumed);
+    }
     PD.add(run.body, PD.add(card, head, cols));
   };
 

@@ -9,7 +9,7 @@
     failed: ["badge-error", "⚠️ Failed"],
     clarification_needed: ["badge-warning", "❓ Needs your answer"],
   };
-  /* The page's copy of core/models/wording.py's OUTCOME_WORDING (emoji, capitalised words);
+  /* The page's copy of core/shapes/wording.py's OUTCOME_WORDING (emoji, capitalised words);
      tests/unit/ui/test_page_messages.py keeps the two equal. */
   const OUTCOMES = {
     succeeded: ["badge-success", "✅ Succeeded"],
@@ -17,6 +17,12 @@
     failed: ["badge-error", "❌ Failed"],
   };
   const REQUIREMENT_ICONS = { done: "✅", failed: "❌", not_attempted: "○" };
+  /* The verification state (core/engine/verification/state.py): what checked the final files. */
+  const VERIFICATION = {
+    verified: ["badge-success", "🧪 "],
+    failing: ["badge-error", "🧪 "],
+    unverified: ["badge-muted", "🧪 "],
+  };
   const COLLAPSE_PX = 420;
 
   /** The outcome badge (what the run achieved), or null for runs recorded without one. */
@@ -62,6 +68,35 @@
     return PD.add(box, PD.el("h4", "", "☑️ Requirements"), list);
   }
 
+  /** The verification chip ("12 tests pass", "not verified"), or null for runs recorded
+      before the state existed. */
+  PD.verificationBadge = function (state, line) {
+    const entry = VERIFICATION[PD.str(state)];
+    if (!entry) return null;
+    const words = PD.str(state) === "unverified" ? "not verified" : PD.str(line) || PD.words(state);
+    const badge = PD.el("span", "badge verification " + entry[0], entry[1] + words);
+    badge.dataset.verification = PD.str(state);
+    return badge;
+  };
+
+  /** What checked the final files, as sentences, and the requirements the person did not
+      state (assumed, not counted). */
+  function checkedBlock(ev) {
+    const sentences = PD.arr(ev.verification_sentences).map(PD.str).filter(Boolean);
+    const assumed = PD.arr(ev.assumptions).map(PD.str).filter(Boolean);
+    if (!sentences.length && !assumed.length) return null;
+    const box = PD.el("div", "summarizer-checked");
+    if (sentences.length) {
+      PD.add(box, PD.el("h4", "", "🧪 Checked"), PD.el("div", "checked-text", sentences.join(" ")));
+    }
+    if (assumed.length) {
+      const list = PD.el("ul", "assumptions");
+      for (const a of assumed) PD.add(list, PD.el("li", "assumption", a));
+      PD.add(box, PD.el("h4", "", "Assumed, not asked for (not counted)"), list);
+    }
+    return box;
+  }
+
   function stat(icon, label, value) {
     const item = PD.el("div", "stat-item");
     const text = PD.add(PD.el("span"), label + ": ", PD.el("span", "stat-value", value));
@@ -93,7 +128,8 @@
     const outcome = PD.outcomeBadge(ev.outcome);
     PD.add(header, PD.el("span", "summarizer-icon", "📝"), PD.el("span", "summarizer-title", "Summary"),
       outcome, statusAddsToOutcome(status, ev.outcome) || !outcome ?
-        PD.el("span", "badge run-status " + badgeClass, badgeText) : null);
+        PD.el("span", "badge run-status " + badgeClass, badgeText) : null,
+      PD.verificationBadge(ev.verification, ev.verification_line));
     if (PD.str(ev.outcome)) panel.dataset.outcome = PD.str(ev.outcome);
     if (PD.str(ev.generated_by) === "fallback") {
       PD.add(header, PD.el("span", "summarizer-by", "composed without the model"));
@@ -104,7 +140,7 @@
     } else {
       content.textContent = PD.str(ev.final_summary);
     }
-    PD.add(panel, header, requirementList(ev), content);
+    PD.add(panel, header, requirementList(ev), checkedBlock(ev), content);
     const highlights = PD.arr(ev.highlights).map(PD.str).filter(Boolean);
     if (highlights.length) {
       const box = PD.el("div", "summarizer-highlights");

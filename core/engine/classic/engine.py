@@ -5,7 +5,10 @@ with tool calls runs them concurrently (each answered by its tool message); a te
 is the answer. Repeating an identical call is a loop: the model is told once, the second
 time the loop ends. Without a text answer a forced ``summarizer`` call (outside the
 budget) writes the summary. The same events as the phase engine are emitted: one pseudo
-phase whose rounds are the model's tool batches.
+phase whose rounds are the model's tool batches. Its writes go through the same authoring
+stage (drafts first), and its outcome is held to the same rules: the request is its one
+requirement, with evidence from what ran, and the run's verification state decides, not its
+final message.
 """
 
 from __future__ import annotations
@@ -14,22 +17,20 @@ import asyncio
 import json
 from typing import Any
 
-from core.engine.authoring import WRITE, AuthoringContext, check_write, related_results
-from core.engine.context import compact, rounds_digest
 from core.engine.base import EngineBase
-from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, Summary, TasksPlanned
-from core.engine.task_executor import for_model
-from core.llm.base import Message, ModelError, ToolCall
-from core.models.phase import Phase
-from core.models.task import Task
-from core.engine.language import decide
-from core.engine.prompts import CLASSIC_SYSTEM, classic_request, language_ask, write_nudge
-from core.engine.requested_changes import named_files
-from core.engine.reports import PhaseRecord
-from core.schema import SchemaError, coerce
-from core.tools.base import ToolContext
-from core.engine.stage_caller import assistant_calls, clip, tool_message
 from core.engine.classic.loop_detector import LoopDetector
+from core.engine.context import compact, rounds_digest
+from core.engine.execution.offered import WRITE, check_write
+from core.engine.execution.task_runner import for_model
+from core.engine.language import decide
+from core.engine.stages.instructions import CLASSIC_SYSTEM, classic_request, language_ask
+from core.engine.reports import PhaseRecord, related_results
+from core.engine.stages.caller import assistant_calls, clip, tool_message
+from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, Summary, TasksPlanned
+from core.llm.base import Message, ModelError, ToolCall
+from core.shapes.phase import Phase
+from core.shapes.task import Task
+from core.schema import SchemaError, coerce
 
 LOOP_NOTE = ("Loop detected: you already made this exact call ({call}); its result is above. "
              "Do not repeat it — answer now, or try something different.")
@@ -46,17 +47,14 @@ class ClassicEngine(EngineBase):
         self.record = PhaseRecord(self.phase)
         self.loops = LoopDetector()
         self._round_starts: list[int] = []
-        self._nudged = False
 
     def on_file_changed(self, path: str) -> None:
         if path not in self.record.changed_files:
             self.record.changed_files.append(path)
 
-    def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
-        """The request and what the loop's earlier calls found."""
-        return AuthoringContext(request=self.request, related=related_results(self.phase.tasks,
-                                                                               set()),
-                                language=self.language)
+    def related_results(self, task_id: int) -> str:
+        """What the loop's earlier calls found."""
+        return related_results(self.phase.tasks, set())
 
     def position(self) -> tuple[int, int]:
         """The loop's next call decides its next round (its tool batch)."""
@@ -66,6 +64,7 @@ class ClassicEngine(EngineBase):
         self.language = decide(request)  # no analysis here: the request's script tells
         goal = " ".join(request.split())[:200]
         self.phase.goal, self.tally.goal = goal, goal
+        self.tally.requirements = [goal]  # no analysis: the person's words are the requirement
         self.phase.max_rounds = self.accounting.budget
         self.tally.records = [self.record]
         files = await asyncio.to_thread(self.workspace_view)
@@ -97,10 +96,10 @@ class ClassicEngine(EngineBase):
             if reply.tool_calls or (reply.text or "").strip():
                 self.accounting.usable += 1
             if not reply.tool_calls:
-                if self._owes_a_write():
-                    self._nudge(reply.text or "")
+                if self._reminded(reply.text or ""):
                     continue
                 self.answer = reply.text or ""
+                self.tally.answered = bool(self.answer.strip())
                 self.messages.append({"role": "assistant", "content": self.answer})
                 return "completed"
             if await self._round(list(reply.tool_calls)) == "loop":
@@ -108,24 +107,23 @@ class ClassicEngine(EngineBase):
                 self.phase.failed_reason = "the model kept repeating the same call"
                 return "completed"
 
-    def _owes_a_write(self) -> bool:
-        """Whether an answer now would leave a change the request asks for unmade: nothing
-        is written, writing is offered and allowed, and the model was not reminded yet."""
-        return not self._nudged and self.tally.changes_requested and not self.file_changes \
-            and not self.run_state.changes_forbidden and WRITE in self.tools.offered_names()
-
-    def _nudge(self, answer: str) -> None:
-        """Keeps ``answer`` in the conversation and asks once for the write (a 1.5B Qwen
-        answered "The search code has already been called…" after two searches of the file
-        it was asked to implement, and the run ended there)."""
-        self._nudged = True
-        files = named_files(self.request, self.run_state.workspace)
+    def _reminded(self, answer: str) -> bool:
+        """Whether the ``write_reminder`` assist asked for the write instead of taking
+        ``answer``: an answer now would leave a change the request asks for unmade (nothing
+        is written, writing is offered and allowed); once per run."""
+        owes = self.tally.changes_requested and not self.file_changes \
+            and not self.changes_forbidden and WRITE in self.tools.offered_names()
+        reminder = self.assists.reminder(owes, self.request, self.run_state.workspace)
+        if reminder is None:
+            return False
+        message, target = reminder
         self.messages += [{"role": "assistant", "content": answer},
-                          {"role": "user", "content": write_nudge(files[0] if files else "")}]
-        target = files[0] if files else "the files"
-        self.emit(Notice(level="warning", stage="classic", message=(
+                          {"role": "user", "content": message}]
+        self.assists.notice("write_reminder", (
             f"The model answered without writing anything, though the request asks for "
-            f"changes; it was asked once to write {target} or say why it cannot.")))
+            f"changes; it was asked once to write {target} or say why it cannot."),
+            "warning", "classic")
+        return True
 
     async def _round(self, calls: list[ToolCall]) -> str:
         self.phase.rounds += 1
@@ -163,7 +161,7 @@ class ClassicEngine(EngineBase):
             self.phase.tasks += tasks
             self.emit(TasksPlanned(phase_id=1, round=number, max_rounds=self.phase.max_rounds,
                                    reasoning="", tasks=[t.card() for t in tasks]))
-            await self.executor.execute(tasks, 1)
+            await self.runner.execute(tasks, 1)
         by_call = {calls[t.id - 1].id: t for t in tasks}
         self.messages.append(assistant_calls([
             c if c.id in by_call else ToolCall(id=c.id, name=c.name, arguments=clip(c.arguments))
@@ -215,13 +213,12 @@ class ClassicEngine(EngineBase):
     async def model_summary(self) -> Summary:
         if self.answer:
             self.phase.summaries.append(self.answer[:500])
+            requirements, note = self.tally.accounted()
             return Summary(final_summary=self.answer, phases_completed=self.tally.phases_completed,
                            total_tasks_executed=self.tally.tasks_executed,
                            total_rounds=self.tally.rounds, highlights=[],
                            quality_assessment="", generated_by="model", status=self.tally.status,
-                           requirements=[], requirements_note=(
-                               "the classic loop answered directly; it does not list the "
-                               "request's requirements"))
+                           requirements=requirements, requirements_note=note)
         return await super().model_summary()
 
     def summary_context(self) -> list[Message]:

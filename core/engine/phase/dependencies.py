@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from core.events import Event, Notice, PhaseFinished
-from core.models.phase import Phase
+from core.shapes.phase import Phase
 
 MISSING_TASKS = 5
 ENDED = ("completed", "incomplete", "failed", "blocked", "stopped")

@@ -1,4 +1,5 @@
-"""The phase engine: analyse → plan phases → per phase Plan/Execute/Judge/Think → summary.
+"""The phase engine, ``PhaseTaskExecutor``: analyse → plan phases → per phase
+Plan/Execute/Judge/Think → summary, streamed as events (the window shows them as cards).
 
 Stage 0 runs in a throwaway context holding the raw request; the execution context
 starts from the structured request. A simple request estimated at one phase gets that
@@ -8,6 +9,10 @@ the analysis starts with the same prefix (system prompt with the tool catalogue,
 structured request), so a provider's prompt cache can serve it; each stage's own
 instruction comes last. Every stage forces its own tool. The budget counts phase planning
 and every Plan/Judge/Think call; analysis and the summary are outside it.
+
+The analysis's requirements are the person's only where they point at the person's words
+(``verification.requirements.grounded``); the others are assumptions, listed after them in
+the structured request and never counted in the outcome.
 """
 
 from __future__ import annotations
@@ -18,31 +23,34 @@ from typing import Any
 
 from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
 from core.llm.base import Message
-from core.models.phase import Phase
+from core.shapes.phase import Phase
 from core.engine.phase.dependencies import block, blocked_by, missing_work
 from core.engine.phase.rounds import PhaseRounds
 from core.engine.language import decide, detect
-from core.engine.prompts import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
+from core.engine.stages.instructions import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
     SUMMARIZER_SYSTEM, analyser_user, execution_request, language_ask, reanalyse_user, \
     summary_request, tool_catalogue
 from core.engine.reports import PhaseRecord, level1
-from core.engine.scheduler import order_phases
+from core.engine.execution.scheduler import order_phases
 from core.engine.phase.stall import Done
 from core.schema import coerce
-from core.models.stage_results import Analysis, PhasePlan, PlannedPhase, TaskSpec
-from core.engine.stages import REQUEST_ANALYSER, parse_analysis, parse_phase_plan, \
+from core.shapes.stage_results import Analysis, PhasePlan, PlannedPhase, TaskSpec
+from core.engine.stages.schemas import REQUEST_ANALYSER, parse_analysis, parse_phase_plan, \
     phase_planner_schema
 from core.engine.base import EngineBase
-from core.engine.authoring import AuthoringContext, check_write, related_results
-from core.tools.base import ToolContext
+from core.engine.execution.offered import check_write
+from core.engine.reports import related_results
+from core.engine.verification.requirements import grounded
 
 SINGLE_PHASE_ROUNDS = 2
 PLANNED_PHASES = 3  # work estimated at this many phases is phase-planned even if not complex
 
 
-class PhaseEngine(EngineBase):
+class PhaseTaskExecutor(EngineBase):
+    """Runs a request in phases and streams Plan/Execute/Judge/Think events (the design's
+    ``PhaseTaskExecutor``; the window drives it over the asyncio bridge)."""
+
     engine_name = "phase"
-    checks_examples = True
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
@@ -67,18 +75,21 @@ class PhaseEngine(EngineBase):
         self._request = request
         prior = (previous or {}).get("language")
         self._prior = prior if isinstance(prior, str) else ""
-        self.tally.requirements = [" ".join(request.split())[:200]]  # until an analysis lists them
+        words = " ".join(request.split())[:200]
+        self.tally.requirements = [words]  # until an analysis lists them
         analysis = await self.analyse(analyser_user(request, previous))
         while True:
             self.tally.goal = analysis.core_goal
-            self.tally.requirements = list(analysis.requirements) or [analysis.core_goal]
+            self.tally.requirements = list(analysis.requirements) or [words]
+            self.tally.assumptions = list(analysis.assumptions)
             self.language = analysis.language
             self.emit(RequestAnalysed(core_goal=analysis.core_goal,
                                       requirements=analysis.requirements,
                                       constraints=analysis.constraints,
                                       complexity=analysis.complexity,
                                       estimated_phases=analysis.estimated_phases,
-                                      language=analysis.language))
+                                      language=analysis.language,
+                                      assumptions=analysis.assumptions))
             analyst = self.caller.roles.for_stage("request_analyser")
             if analysis.clarification_needed and not (
                     analyst.capabilities.clarification_trusted and self.can_ask):
@@ -129,8 +140,8 @@ class PhaseEngine(EngineBase):
         result = await self.caller.call("request_analyser", messages, "request_analyser",
                                         REQUEST_ANALYSER, parse_analysis, counted=False)
         if result.value is not None:
-            return replace(result.value, language=decide(self._request, result.value.language,
-                                                         self._prior))
+            return self.ground(replace(result.value, language=decide(
+                self._request, result.value.language, self._prior)))
         goal = " ".join(self._request.split())[:300] or "(empty request)"
         return Analysis(core_goal=goal, requirements=[], constraints=[], complexity="medium",
                         estimated_phases=1, language=decide(self._request, "", self._prior))
@@ -212,6 +223,15 @@ class PhaseEngine(EngineBase):
                              message=f"The phase plan was repaired: {note}."))
         return result.value
 
+    def ground(self, analysis: Analysis) -> Analysis:
+        """The analysis with the requirements the person's words do not bear out moved to
+        its assumptions."""
+        kept, assumed = [], list(analysis.assumptions)
+        for index, requirement in enumerate(analysis.requirements):
+            quote = analysis.quotes[index] if index < len(analysis.quotes) else ""
+            (kept if grounded(requirement, quote, self._request) else assumed).append(requirement)
+        return replace(analysis, requirements=kept, assumptions=assumed)
+
     def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """A task's arguments checked against its tool's parameters."""
         checked = coerce(arguments, self.tools.parameters(tool))
@@ -222,21 +242,16 @@ class PhaseEngine(EngineBase):
         """Each offered tool's parameter schema, MCP tools included, for the plan schemas."""
         return self.tools.offered_parameters()
 
-    def authoring_context(self, ctx: ToolContext) -> AuthoringContext:
-        """The structured request, the phase goal, and what the write's dependencies and the
-        phase's earlier reads found."""
+    def related_results(self, task_id: int) -> str:
+        """What the write's dependencies and the phase's earlier reads found."""
         record = self._current
         if record is None:
-            return AuthoringContext(request=self.brief_text, words=self.request,
-                                    language=self.language)
+            return ""
         phase = record.phase
-        task = next((t for t in reversed(phase.tasks) if t.id == ctx.task_id
+        task = next((t for t in reversed(phase.tasks) if t.id == task_id
                      and t.round == phase.rounds), None)
         wanted = set(task.dependencies) if task is not None else set()
-        goal = "" if phase.goal == self.tally.goal else phase.goal  # the request's own
-        return AuthoringContext(request=self.brief_text, words=self.request, goal=goal,
-                                related=related_results(phase.tasks, wanted),
-                                language=self.language)
+        return related_results(phase.tasks, wanted)
 
     def finish_phases(self) -> None:
         for record in self.records:

@@ -11,7 +11,7 @@ from core.engine.phase.judge_facts import round_facts
 from core.engine.phase.host import PhaseHost
 from core.engine.phase.stall import StallGuard, action_key
 from core.events import TaskFinished
-from core.models.task import Task
+from core.shapes.task import Task
 from core.tools.snapshots import snapshot
 
 
@@ -33,6 +33,6 @@ async def execute_round(engine: PhaseHost, guard: StallGuard, tasks: list[Task],
         written |= engine.tools.written_paths(task.tool, task.arguments)
     workspace = engine.run_state.workspace
     before = snapshot(workspace, written)
-    await engine.executor.execute(tasks, phase_id)
+    await engine.runner.execute(tasks, phase_id)
     guard.record(keys, phase_id, round_no, changes)
     return round_facts(tasks, before, snapshot(workspace, written))

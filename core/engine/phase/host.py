@@ -1,7 +1,7 @@
 """What a phase's rounds need from the engine that runs them.
 
 ``PhaseRounds`` (``phase.rounds``) works through this protocol, and
-``PhaseEngine`` provides it: the rounds sit one level below the engine.
+``PhaseTaskExecutor`` provides it: the rounds sit one level below the engine.
 """
 
 from __future__ import annotations
@@ -9,11 +9,14 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from core.config import Settings
-from core.engine.authoring_tools import AuthoringTools
-from core.engine.task_executor import TaskExecutor
-from core.engine.stage_caller import Accounting, StageCaller
+from core.engine.assists import Assists
+from core.engine.authoring.stage import AuthoringStage
+from core.engine.execution.offered import OfferedTools
+from core.engine.execution.task_runner import TaskRunner
 from core.engine.phase.stall import Done
+from core.engine.stages.caller import Accounting, StageCaller
 from core.engine.summary import RunTally
+from core.engine.verification.state import VerificationState
 from core.events import Event
 from core.llm.base import Message
 from core.tools.base import RunState
@@ -21,10 +24,14 @@ from core.tools.base import RunState
 
 class PhaseHost(Protocol):
     settings: Settings
-    tools: AuthoringTools
+    tools: OfferedTools
     accounting: Accounting
     caller: StageCaller
-    executor: TaskExecutor
+    runner: TaskRunner
+    authoring: AuthoringStage | None
+    assists: Assists
+    changes_forbidden: str  # the request's words forbidding changes ("" when none)
+    changed_files: list[str]
     base_messages: list[Message]
     context_window: int
     reanalysed: bool
@@ -36,6 +43,8 @@ class PhaseHost(Protocol):
     actions: dict[str, Done]  # every call the run executed, by action (see ``stall``)
 
     def emit(self, event: Event) -> None: ...
+
+    async def current_state(self) -> VerificationState: ...
 
     def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
 

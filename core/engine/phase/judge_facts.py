@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 
-from core.models.task import Task
+from core.shapes.task import Task
 from core.tools.code_checks import write_facts
 from core.tools.workspace_tests import is_tests_command, tests_outcome
 from core.tools.snapshots import Snapshot

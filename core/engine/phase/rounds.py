@@ -1,19 +1,15 @@
-"""One phase's rounds: Plan → Execute → Judge → (Think), and the routing between rounds.
+"""One phase's rounds: Plan → Execute → verdict (→ Think), until the phase ends.
 
-Routing follows the judge: end_phase / continue_phase / retry_failed (the next plan gets
-only the failed tasks and the judge's reasons; at most three retries in a row) /
-replan; a ``comprehension`` problem asks the engine to re-analyse the request (once per
-run). A judge that already knows the next round's tasks gives them (``next_tasks``):
-that round runs without a Plan call — more work of the phase, the failed tasks
-corrected, or, when the phase ends completed, the first round of the next phase
-(``handoff``). Think runs under "auto" only when the verdict leaves the decision open.
-A plan or judge that stays invalid after one repair degrades safely: an empty plan ends
-the round, a broken judge counts the round as not completed. A plan that only repeats
-calls already made is not run (``stall``): replanned with the evidence once, then the
-phase ends; calls already made inside a new plan are held back (``phase.execute``). A plan
-that would only read back what the last round wrote ends the phase (``look_back``). A
-request that asks for changes, with nothing written yet and a plan that only repeats, gets
-the write of the file it names planned by the engine, once per phase (``overdue_write``).
+A plan or judge that stays invalid after one repair degrades safely: an empty plan ends the
+round, a broken judge counts the round as not completed. Before a plan runs it is reviewed:
+writes of files the request never mentions, while a file it names is untouched, are refused
+and the named file's write planned instead (``plan_review``); a plan that only repeats calls
+already made is not run (``stall``): replanned with the evidence once, then the phase ends;
+calls already made inside a new plan are held back (``phase.execute``). Two assists may act
+here: ``look_back`` (a plan that would only read back what the last round wrote ends the
+phase) and ``overdue_write`` (nothing written, a request to change files, a plan that only
+repeats: the engine plans the write of the file the request names, once per phase). After
+Execute comes the verdict (``judging``).
 """
 
 from __future__ import annotations
@@ -21,31 +17,27 @@ from __future__ import annotations
 import time
 
 from core.engine.context import compact, rounds_digest
-from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned, Thought
-from core.engine.task_executor import execution_messages
-from core.engine.placeholders import add_dependencies
+from core.engine.execution.placeholders import add_dependencies
+from core.engine.execution.task_runner import execution_messages
 from core.engine.phase.execute import execute_round
-from core.engine.phase.look_back import looked_back
-from core.engine.phase.overdue_write import overdue_plan
-from core.engine.phase.stall import STALLS_TO_END, StallGuard
-from core.llm.base import Message
-from core.models.phase import PhaseStatus
-from core.models.task import Task
-from core.engine.phase.history import drop_plan_call, shorten_earlier_results, trim_verdict
 from core.engine.phase.host import PhaseHost
-from core.engine.prompts import judge_instruction, language_ask, phase_intro, plan_instruction, \
-    think_instruction
-from core.engine.reports import PhaseRecord, level2
-from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, unwritten_writes, \
-    verdict_is_open
-from core.models.stage_results import Plan, TaskSpec, ThinkDecision, Verdict
-from core.engine.stages import THINK, judge_schema, parse_judge, parse_plan, parse_think, plan_schema
+from core.engine.phase.judging import Judging
+from core.engine.phase.messages import drop_plan_call, shorten_earlier_results
+from core.engine.phase.plan_review import reviewed
+from core.engine.phase.stall import STALLS_TO_END, StallGuard
+from core.engine.stages.instructions import language_ask, phase_intro, plan_instruction
+from core.engine.reports import PhaseRecord
+from core.engine.stages.schemas import parse_plan, plan_schema
+from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned
+from core.llm.base import Message
+from core.shapes.phase import PhaseStatus
+from core.shapes.stage_results import Plan, TaskSpec
+from core.shapes.task import Task
 
-MAX_RETRIES_IN_A_ROW = 3
 KEEP_ROUNDS = 2
 
 
-class PhaseRounds:
+class PhaseRounds(Judging):
     def __init__(self, engine: PhaseHost, record: PhaseRecord, index: int, total: int,
                  next_phase: str = "", carried: tuple[TaskSpec, ...] = (),
                  carried_by: str = "") -> None:
@@ -91,7 +83,7 @@ class PhaseRounds:
         return outcome
 
     async def _rounds(self) -> str:
-        """Plan → Execute → Judge → (Think) until the phase ends; "done" or "reanalyse"."""
+        """Plan → Execute → verdict until the phase ends; "done" or "reanalyse"."""
         engine, phase = self.engine, self.phase
         outcome = "done"
         bad_plans = 0
@@ -113,13 +105,8 @@ class PhaseRounds:
                     self._end("failed", "no valid plan could be made")
                 continue
             bad_plans = 0
-            if self._looks_back(planned.tasks):
-                continue
-            overdue = None if self.wrote_overdue else overdue_plan(engine, phase, self.guard,
-                                                                   planned.tasks)
-            if overdue is not None:
-                planned, self.wrote_overdue = overdue, True
-            elif self._stalled(planned.tasks):
+            planned = self._review(planned)
+            if planned is None:
                 continue
             tasks = self._start(planned)
             facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
@@ -128,16 +115,34 @@ class PhaseRounds:
             outcome = await self._judge_and_route(tasks, facts)
         return outcome
 
+    def _review(self, planned: Plan) -> Plan | None:
+        """The plan as it may run (reviewed against the request's files, or the engine's own
+        write when the plans only repeat), or None when it is not run at all."""
+        engine, phase = self.engine, self.phase
+        if self._looks_back(planned.tasks):
+            return None
+        review = reviewed(planned.tasks, engine.request, engine.run_state.workspace,
+                          engine.changed_files, engine.tools.written_paths) \
+            if engine.tally.changes_requested and not engine.changes_forbidden else None
+        if review is not None and review.note:
+            engine.emit(Notice(level="warning", stage="plan", message=(
+                f"Phase {phase.id}, round {phase.rounds}: {review.note}.")))
+            planned = Plan(tasks=review.tasks, reasoning=planned.reasoning)
+        overdue = None if self.wrote_overdue else engine.assists.overdue_plan(
+            engine, phase, self.guard, planned.tasks)
+        if overdue is not None:
+            self.wrote_overdue = True
+            return overdue
+        return None if self._stalled(planned.tasks) else planned
+
     def _record(self, tasks: list[Task], fresh: bool) -> None:
-        """The round's calls and results join the history (``phase.history``): the Plan call
+        """The round's calls and results join the history (``phase.messages``): the Plan call
         that listed them (``fresh``: there was one) leaves it, and after a round that wrote
         files the results of the rounds before it are cut short."""
         if fresh:
             drop_plan_call(self.messages)
         self.messages += execution_messages(tasks, self.phase.id, self.phase.rounds)
-        tools = self.engine.tools
-        if any(t.started_at is not None and tools.written_paths(t.tool, t.arguments)
-               for t in tasks):
+        if any(t.started_at is not None and t.changed for t in tasks):
             shorten_earlier_results(self.messages, self.phase.id, self.phase.rounds)
 
     def _compact(self) -> None:
@@ -172,7 +177,8 @@ class PhaseRounds:
             "plan", self.messages, "plan_tool_call",
             plan_schema(engine.tools.offered_names(), settings.max_tasks_per_round,
                         engine.tool_parameters()),
-            lambda args: parse_plan(args, names, settings.max_tasks_per_round, self.engine.check_arguments),
+            lambda args: parse_plan(args, names, settings.max_tasks_per_round,
+                                    engine.check_arguments),
             counted=True, ack=lambda p: f"Accepted: {len(p.tasks)} task(s).")
         if result.value is None:
             self.messages.pop()
@@ -180,14 +186,10 @@ class PhaseRounds:
                                message=f"Phase {phase.id}, round {phase.rounds}: no usable "
                                        "plan; the round ends without tasks."))
             return None
-        self._notes("plan", result.value.notes)
+        for note in result.value.notes:
+            engine.emit(Notice(level="warning", stage="plan", message=(
+                f"Phase {phase.id}, round {phase.rounds}: the plan was repaired: {note}.")))
         return result.value
-
-    def _notes(self, stage: str, notes: tuple[str, ...]) -> None:
-        for note in notes:
-            self.engine.emit(Notice(level="warning", stage=stage, message=(
-                f"Phase {self.phase.id}, round {self.phase.rounds}: the plan was repaired: "
-                f"{note}.")))
 
     def _take_pending(self) -> Plan:
         """The round the judge (or the phase planner) already planned: no Plan call."""
@@ -195,11 +197,12 @@ class PhaseRounds:
         return planned
 
     def _looks_back(self, specs: tuple[TaskSpec, ...]) -> bool:
-        """A plan that would only read back what the last round wrote ends the phase
-        (``look_back``); the round is not counted, since none of it ran."""
+        """A plan that would only read back what the last round wrote ends the phase (the
+        ``look_back`` assist); the round is not counted, since none of it ran."""
         engine, phase = self.engine, self.phase
-        look = looked_back(specs, phase.tasks, phase.rounds - 1, engine.tools.written_paths,
-                           engine.tools.author.checks_failing)
+        failing = engine.authoring.failing_files() if engine.authoring else []
+        look = engine.assists.looked_back(specs, phase.tasks, phase.rounds - 1,
+                                          engine.tools.written_paths, failing)
         if look is None:
             return False
         said = (f"Phase {phase.id}, round {phase.rounds}: the plan only reads back "
@@ -208,13 +211,12 @@ class PhaseRounds:
         phase.rounds -= 1
         self.round_starts.pop()
         if look.failing:
-            failing = ", ".join(look.failing)
-            engine.emit(Notice(level="warning", stage="plan", message=(
-                f"{said}. Checks of the request's examples still fail for {failing} after "
-                "every try at it.")))
-            self._end("incomplete", f"checks of the request's examples still fail for {failing}")
+            failing_list = ", ".join(look.failing)
+            engine.assists.notice("look_back", f"{said}. Checks still fail for {failing_list} "
+                                  "after every try at it.", "warning", "plan")
+            self._end("incomplete", f"checks still fail for {failing_list}")
         else:
-            engine.emit(Notice(level="info", stage="plan", message=f"{said}."))
+            engine.assists.notice("look_back", f"{said}.", "info", "plan")
             self._end("completed")
         return True
 
@@ -250,133 +252,3 @@ class PhaseRounds:
                                       max_rounds=phase.max_rounds, reasoning=plan.reasoning,
                                       tasks=[t.card() for t in tasks], mode=self.mode))  # type: ignore[arg-type]
         return tasks
-
-    async def _judge_and_route(self, tasks: list[Task], facts: str) -> str:
-        engine, phase = self.engine, self.phase
-        if engine.accounting.exhausted:
-            self._end("stopped", "the iteration budget is spent before the round was judged")
-            return "done"
-        judge, degraded = await self._judge(facts)
-        self.engine.emit(apply_verdict(self.phase, judge, tasks, degraded=degraded))
-        completed, action, strategy = await self._second_opinion(judge, tasks, degraded)
-        unwritten = unwritten_writes(engine, phase) if completed else []
-        if unwritten:
-            completed = False
-            now = {id(t) for t in tasks}
-            action = "retry_failed" if any(id(t) in now for t in unwritten) else "continue_phase"
-            strategy = "Write what is still missing: " + "; ".join(
-                f"round {t.round} task {t.id} {t.tool} failed: {t.error[:200]}" for t in unwritten)
-        next_tasks = judge.next_tasks
-        if strategy or (completed, action) != (judge.phase_completed, judge.next_action):
-            next_tasks = ()  # Think decided otherwise: the next round is planned afresh
-        outcome = self._route(judge, tasks, completed, action, strategy)
-        if phase.status == "running":
-            self.pending = Plan(tasks=next_tasks, reasoning="planned by the judge")
-        elif phase.status == "completed" and self.next_phase:
-            self.handoff = next_tasks
-        return outcome
-
-    async def _judge(self, facts: str) -> tuple[Verdict, bool]:
-        """The judge's verdict on the round, and whether it is the degraded stand-in."""
-        engine, phase = self.engine, self.phase
-        names, most = engine.tools.names(), engine.settings.max_tasks_per_round
-        self.messages.append({"role": "user", "content": judge_instruction(
-            phase.rounds, phase.rounds >= phase.max_rounds, self.next_phase, facts)
-            + language_ask(engine.language, "judge")})
-        result = await engine.caller.call(
-            "judge", self.messages, "judge_tasks", judge_schema(engine.tools.offered_names(), most),
-            lambda args: parse_judge(args, names, most, self.engine.check_arguments), counted=True,
-            ack=lambda _: "Verdict recorded.")
-        if result.value is None:
-            return degraded_judge(result.problem), True
-        trim_verdict(self.messages[-2])
-        self._notes("judge", result.value.notes)
-        return result.value, False
-
-    async def _second_opinion(self, judge: Verdict, tasks: list[Task], degraded: bool
-                              ) -> tuple[bool, str, str]:
-        """(completed, next action, strategy): the verdict's, or Think's where it settles an
-        open verdict without overclaiming."""
-        completed, action, strategy = judge.phase_completed, judge.next_action, ""
-        if not self._wants_think(judge, tasks, degraded):
-            return completed, action, strategy
-        thought = await self._think()
-        if thought is None or self._overclaims(judge, tasks, thought):
-            return completed, action, strategy
-        completed = thought.phase_completed
-        if not completed and not thought.continue_phase:
-            action = "end_phase"
-        elif not completed and action == "end_phase":
-            action = "continue_phase"
-        return completed, action, thought.next_round_strategy
-
-    def _wants_think(self, judge: Verdict, tasks: list[Task], degraded: bool) -> bool:
-        policy = self.engine.settings.think_stage
-        if policy == "never" or degraded or self.engine.accounting.exhausted:
-            return False
-        if policy == "always":
-            return True
-        return verdict_is_open(judge, tasks)
-
-    def _overclaims(self, judge: Verdict, tasks: list[Task], thought: ThinkDecision) -> bool:
-        """Think may not call a phase complete that the judge found incomplete while writes of
-        this round failed: the engine's record outweighs a second opinion without facts (a
-        failed read, say of a file that does not exist, is Think's to weigh)."""
-        tools = self.engine.tools
-        failed = [t for t in failed_tasks(judge, tasks) if tools.written_paths(t.tool, t.arguments)]
-        if not thought.phase_completed or judge.phase_completed or not failed:
-            return False
-        ids = ", ".join(str(t.id) for t in failed)
-        self.engine.emit(Notice(level="warning", stage="think", message=(
-            f"Phase {self.phase.id}, round {self.phase.rounds}: Think called the phase complete, "
-            f"but the write{'s' if len(failed) > 1 else ''} of task{'s' if len(failed) > 1 else ''}"
-            f" {ids} failed and the judge found it incomplete; the judge's verdict stands.")))
-        return True
-
-    async def _think(self) -> ThinkDecision | None:
-        engine, phase = self.engine, self.phase
-        self.messages.append({"role": "user", "content": think_instruction(phase.rounds)
-                              + language_ask(engine.language, "think")})
-        result = await engine.caller.call("think", self.messages, "think", THINK, parse_think,
-                                          counted=True, ack=lambda _: "Noted.")
-        if result.value is None:
-            self.messages.pop()
-            return None
-        thought = result.value
-        phase.thoughts.append(thought)
-        engine.emit(Thought(phase_id=phase.id, round=phase.rounds,
-                            phase_completed=thought.phase_completed,
-                            continue_phase=thought.continue_phase,
-                            next_round_strategy=thought.next_round_strategy,
-                            user_summary=thought.user_summary))
-        return thought
-
-    def _route(self, judge: Verdict, tasks: list[Task], completed: bool, action: str,
-               strategy: str) -> str:
-        phase = self.phase
-        if completed or action == "end_phase":
-            self._end("completed" if completed else "incomplete",
-                      judge.failed_reason or "the judge ended the phase before its goal")
-            return "done"
-        if judge.problem_level == "comprehension" and not self.engine.reanalysed:
-            self._end("failed", judge.failed_reason or "the request was misunderstood")
-            return "reanalyse"
-        failed = failed_tasks(judge, tasks)
-        if action == "retry_failed" and failed:
-            if phase.consecutive_retries >= MAX_RETRIES_IN_A_ROW:
-                self._end("failed", f"tasks still failing after {MAX_RETRIES_IN_A_ROW} retries")
-                return "done"
-            phase.consecutive_retries += 1
-            self.mode = "retry"
-            self.detail = level2(self.record, failed) + "\nFailed tasks:\n" + "\n".join(
-                f"- task {t.id} {t.tool} {t.arguments}: {t.error or 'judged failed'}"
-                for t in failed)
-            return "done"
-        phase.consecutive_retries = 0
-        if action == "replan" or judge.problem_level == "planning" and failed:
-            self.mode = "replan"
-            self.detail = judge.failed_reason or strategy
-        else:
-            self.mode = "plan"
-            self.detail = strategy
-        return "done"

@@ -22,9 +22,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from core.engine.authoring import is_authoring
-from core.models.stage_results import TaskSpec
-from core.models.task import Task
+from core.engine.execution.offered import is_authoring
+from core.shapes.stage_results import TaskSpec
+from core.shapes.task import Task
 
 STALLS_TO_END = 2
 EVIDENCE_CHARS = 300

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from core.engine.phase.host import PhaseHost
 from core.events import Judged, Notice
-from core.models.phase import Phase, completion_rate, quality_average, scored, success_rate
-from core.models.stage_results import Verdict
-from core.models.task import Task
+from core.shapes.phase import Phase, completion_rate, quality_average, scored, success_rate
+from core.shapes.stage_results import Verdict
+from core.shapes.task import Task
 from core.tools.base import DENIED
 
 JUDGED_BAD = ("failed", "partial")
@@ -86,7 +86,7 @@ def unwritten_writes(engine: PhaseHost, phase: Phase) -> list[Task]:
     them. A write the person denied does not count, nor any of a run whose request
     forbids changes (each was refused)."""
     tools = engine.tools
-    if engine.run_state.changes_forbidden:
+    if engine.changes_forbidden:
         return []
     written = {path for t in phase.tasks if t.status == "done"
                for path in tools.written_paths(t.tool, t.arguments)}

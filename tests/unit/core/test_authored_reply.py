@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.engine.authored_reply import search_replace, whole_file
+from core.engine.authoring.replies import search_replace, whole_file
 
 FILE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.check_script import MAX_CHECKS, CheckScripts, checks_in_reply, tidy_checks
-from core.tools.example_checks import run_checks
+from core.engine.assists.check_reading import MAX_CHECKS, CheckScripts, checks_in_reply, tidy_checks
+from core.tools.check_runs import run_checks
 
 TASKS = Path(__file__).resolve().parents[3] / "bench" / "evals" / "tasks"
 RPN_REPLY = '''```python

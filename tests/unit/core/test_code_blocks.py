@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine.code_blocks import code_blocks, same_path
+from core.engine.authoring.blocks import code_blocks, same_path
 
 
 def test_a_block_with_a_language_tag_and_text_around_it() -> None:

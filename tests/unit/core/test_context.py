@@ -7,8 +7,8 @@ from pathlib import Path
 from core.engine.context import compact, digest, rounds_digest
 from core.llm.base import estimate_tokens
 from core.engine.memory import format_memory
-from core.models import Phase, Task
-from core.models.stage_results import TaskVerdict, Verdict
+from core.shapes import Phase, Task
+from core.shapes.stage_results import TaskVerdict, Verdict
 from core.engine.reports import PhaseRecord, degraded_reports, level1, level2, level3
 from tests.integration.test_openai_protocol import assert_pairs_intact
 from tests.support.script import judge, of, phases, plan, analysis, run, summary, task
@@ -130,7 +130,7 @@ def test_engine_compacts_a_long_phase_and_keeps_protocol(tmp_path: Path) -> None
 
 def test_a_models_smaller_context_window_wins(tmp_path: Path) -> None:
     from core.llm.scripted import ScriptedModel
-    from core.engine.runner import create_engine
+    from core.engine.build import create_engine
     from tests.support.script import settings
 
     class SmallWindow(ScriptedModel):

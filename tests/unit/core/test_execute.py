@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.engine.task_executor import MODEL_RESULT_CAP, execution_messages, for_model
-from core.models import Task
+from core.engine.execution.task_runner import MODEL_RESULT_CAP, execution_messages, for_model
+from core.shapes import Task
 
 
 def finished(tid: int, ok: bool, result: str, error: str = "") -> Task:

@@ -9,8 +9,8 @@ from pathlib import Path
 from core.approval import ApprovalBroker
 from core.config import Settings
 from core.events import Event
-from core.engine.task_executor import TaskExecutor
-from core.models import Task
+from core.engine.execution.task_runner import TaskRunner
+from core.shapes import Task
 from core.tools import ToolRegistry, tool
 from core.tools.base import RunState, ToolContext
 
@@ -39,7 +39,7 @@ async def slow_write(ctx: ToolContext, path: str) -> str:
 def test_same_path_writers_are_serialised_and_others_overlap(tmp_path: Path) -> None:
     events: list[Event] = []
     settings = Settings(max_parallel_tasks=4)
-    executor = TaskExecutor(ToolRegistry([slow_write]), RunState(workspace=tmp_path, run_id="r"),
+    executor = TaskRunner(ToolRegistry([slow_write]), RunState(workspace=tmp_path, run_id="r"),
                         ApprovalBroker(settings, events.append), events.append, 4)
     tasks = [Task(id=i, title="w", description="", tool="slow_write",
                   arguments={"path": "same.txt" if i <= 3 else f"other{i}.txt"}, round=1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from core.engine.check_script import checks_in_reply
-from core.engine.invented_names import without_invented
+from core.engine.assists.check_reading import checks_in_reply
+from core.engine.assists.check_reading import without_invented
 
 
 def kept(script: str, known: set[str], module: str = "stats") -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from core.engine.stages import parse_judge
+from core.engine.stages.schemas import parse_judge
 from core.schema import SchemaError
 
 

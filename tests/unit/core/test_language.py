@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from core.engine.language import decide, detect, is_english, script_of, word_count
-from core.engine.prompts import PERSON_FACING, authoring_language, language_ask
-from core.engine.stages import concrete_question, parse_analysis, parse_summary
+from core.engine.authoring.prompts import authoring_language
+from core.engine.stages.instructions import PERSON_FACING, language_ask
+from core.engine.stages.schemas import concrete_question, parse_analysis, parse_summary
 from core.schema import SchemaError
 from tests.support.script import analysis
 

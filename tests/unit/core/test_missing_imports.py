@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.engine.missing_imports import with_missing_imports
+from core.engine.assists.missing_imports import with_missing_imports
 
 
 def test_the_import_goes_after_the_docstring_and_future_imports(tmp_path: Path) -> None:

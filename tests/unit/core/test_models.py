@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.models import IllegalTransition, Phase, Task
-from core.models.phase import describe_quality, quality_average, scored
+from core.shapes import IllegalTransition, Phase, Task
+from core.shapes.phase import describe_quality, quality_average, scored
 
 
 def make(tid: int, status: str = "pending", quality: float | None = None) -> Task:

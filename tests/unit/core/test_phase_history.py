@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from core.engine.phase.history import drop_plan_call, shorten_earlier_results, trim_verdict
-from core.engine.stage_caller import assistant_calls, tool_message
-from core.engine.task_executor import execution_messages
+from core.engine.phase.messages import drop_plan_call, shorten_earlier_results, trim_verdict
+from core.engine.stages.caller import assistant_calls, tool_message
+from core.engine.execution.task_runner import execution_messages
 from core.llm.base import ToolCall
-from core.models.task import Task
+from core.shapes.task import Task
 
 LONG = "\n".join(f"{n:>6}\tline {n} of the file" for n in range(1, 80))
 

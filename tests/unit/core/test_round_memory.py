@@ -7,11 +7,11 @@ from pathlib import Path
 
 from core.engine.phase.judge_facts import file_facts, round_facts
 from core.tools.snapshots import snapshot
-from core.engine.placeholders import add_dependencies, references, resolve
+from core.engine.execution.placeholders import add_dependencies, references, resolve
 from core.engine.phase.stall import StallGuard, action_key
-from core.engine.task_specs import arguments_schema
-from core.models.stage_results import TaskSpec
-from core.models.task import Task
+from core.engine.stages.task_specs import arguments_schema
+from core.shapes.stage_results import TaskSpec
+from core.shapes.task import Task
 
 
 def ran(tid: int, tool: str, ok: bool, text: str, **arguments: object) -> Task:

@@ -11,7 +11,7 @@ import pytest
 from core import appdirs, config
 from core.cli.headless import build_parser, resolve_settings
 from core.config import Settings
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.llm.scripted import ScriptedModel
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine.scheduler import find_cycle, order_phases, schedule
+from core.engine.execution.scheduler import find_cycle, order_phases, schedule
 
 
 def test_levels_respect_dependencies_and_priority() -> None:

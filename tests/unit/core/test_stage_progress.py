@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from core.engine.stage_progress import DeltaRelay, partial_string
+from core.engine.stages.progress import DeltaRelay, partial_string
 from core.events import Event, StageDelta, from_dict, to_dict
 from core.llm.base import CallOptions
 from core.llm.scripted import ScriptedModel, ScriptError

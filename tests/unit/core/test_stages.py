@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from core.schema import SchemaError, coerce
-from core.engine.stages import (PHASE_PLANNER, REQUEST_ANALYSER, SUMMARIZER, THINK, judge_schema,
+from core.engine.stages.schemas import (PHASE_PLANNER, REQUEST_ANALYSER, SUMMARIZER, THINK, judge_schema,
                          parse_analysis, parse_judge, parse_phases, parse_plan, plan_schema)
 from tests.support.script import analysis, phases, plan, task
 
@@ -188,7 +188,7 @@ def test_long_strings_are_cut_not_refused() -> None:
 
 
 def test_a_summary_without_words_is_invalid() -> None:
-    from core.engine.stages import parse_summary
+    from core.engine.stages.schemas import parse_summary
     from tests.support.script import summary
 
     with pytest.raises(SchemaError, match="in words"):

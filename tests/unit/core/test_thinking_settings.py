@@ -11,7 +11,7 @@ import pytest
 from core import appdirs, config
 from core.cli.headless import build_parser, resolve_settings
 from core.config import Settings
-from core.engine.model_roles import ModelRoles
+from core.engine.stages.roles import ModelRoles
 from core.llm.factory import make_thinking_model
 from core.llm.scripted import ScriptedModel
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.config import Settings
-from core.engine.prompts import first_sentence, tool_catalogue
-from core.engine.runner import create_engine
+from core.engine.stages.instructions import first_sentence, tool_catalogue
+from core.engine.build import create_engine
 from core.llm.scripted import ScriptedModel
 
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from core.engine.stages import parse_judge
+from core.engine.stages.schemas import parse_judge
 from core.engine.phase.verdicts import apply_verdict, failed_tasks, verdict_is_open
-from core.models import Phase, Task
+from core.shapes import Phase, Task
 
 
 def ran(tid: int, ok: bool) -> Task:

@@ -106,15 +106,15 @@ def test_core_never_imports_ui_or_qt() -> None:
 def test_the_layout_groups_core_by_the_flow() -> None:
     modules = set(project_modules())
     for name in ("core.engine.phase.engine", "core.engine.phase.rounds",
-                 "core.engine.classic.engine", "core.engine.stage_caller",
-                 "core.engine.stages", "core.engine.summary", "core.engine.runner",
+                 "core.engine.classic.engine", "core.engine.stages.caller",
+                 "core.engine.stages.schemas", "core.engine.summary", "core.engine.build",
                  "core.store.history", "core.store.export", "core.cli.headless",
-                 "core.cli.history", "core.llm.openai_client", "core.tools.registry"):
+                 "core.cli.history_commands", "core.llm.openai_client", "core.tools.registry"):
         assert name in modules, name
     flat = {n for n in modules if n.count(".") == 1 and n.startswith("core.")}
     assert flat <= {"core.approval", "core.appdirs", "core.config", "core.events",
                     "core.schema", "core.secrets", "core.engine", "core.store", "core.cli",
-                    "core.llm", "core.tools", "core.models"}, flat
+                    "core.llm", "core.tools", "core.shapes", "core.session"}, flat
 
 
 def test_no_engine_file_compares_a_provider_name() -> None:
@@ -148,11 +148,11 @@ def test_the_store_imports_no_tools_engine_or_model() -> None:
 
 
 def test_the_import_rules_find_what_they_forbid() -> None:
-    edges = {"core.engine.stage_caller": {"core.llm.forcing", "core.llm.base"},
+    edges = {"core.engine.stages.caller": {"core.llm.forcing", "core.llm.base"},
              "core.engine.phase.engine": {"core.llm.probe"}, "core.engines": {"core.llm.probe"},
              "core.llm.factory": {"core.tools", "core.config"}, "core.llm.x": {"core.store.history"}}
     assert forbidden(edges, "core.engine", ("core.llm.forcing", "core.llm.probe")) == [
-        "core.engine.phase.engine -> core.llm.probe", "core.engine.stage_caller -> core.llm.forcing"]
+        "core.engine.phase.engine -> core.llm.probe", "core.engine.stages.caller -> core.llm.forcing"]
     assert forbidden(edges, "core.llm", ("core.tools", "core.engine", "core.store")) == [
         "core.llm.factory -> core.tools", "core.llm.x -> core.store.history"]
 
@@ -233,7 +233,7 @@ def test_the_file_rules_find_what_they_forbid() -> None:
 # Models are built in one place: core/engine/runner.py (and the model boundary itself).
 # Anywhere else, importing the factory (core.llm.factory) or calling a model class
 # (OpenAIModel, EmbeddedModel, ScriptedModel, or ScriptedModel.from_file) fails this.
-MODEL_BUILDERS = ("core.engine.runner", "core.llm")
+MODEL_BUILDERS = ("core.engine.build", "core.llm")
 MODEL_CLASSES = {"OpenAIModel", "EmbeddedModel", "ScriptedModel", "ScriptedModel.from_file"}
 
 
@@ -267,16 +267,38 @@ def test_the_model_rule_finds_what_it_forbids() -> None:
                         "model = factory.make_models(settings)"])
     assert model_builds(source) == [(1, "OpenAIModel"), (2, "ScriptedModel.from_file"),
                                     (3, "embedded.EmbeddedModel")]
-    edges = {"ui.run_controller": {"core.llm.factory"}, "core.engine.runner": {"core.llm.factory"}}
+    edges = {"ui.run_controller": {"core.llm.factory"}, "core.engine.build": {"core.llm.factory"}}
     assert forbidden({n: t for n, t in edges.items() if outside_the_builders(n)}, "ui",
                      ("core.llm.factory",)) == ["ui.run_controller -> core.llm.factory"]
 
 
-def test_runs_are_recorded_only_through_the_stores_start_function() -> None:
+def test_runs_start_in_one_place() -> None:
     """``Store.start_run`` is called by ``core.store.runs.start_recorded_run`` alone, which
-    both front ends call."""
-    callers = [name for name, path in project_modules().items()
+    ``core.session`` alone calls, and both front ends start runs through ``core.session``
+    (neither builds an engine itself)."""
+    modules = project_modules()
+    callers = [name for name, path in modules.items()
                if ".start_run(" in path.read_text(encoding="utf-8")]
     assert callers == ["core.store.runs"]
+    starters = [name for name, path in modules.items()
+                if "start_recorded_run(" in path.read_text(encoding="utf-8")
+                and name != "core.store.runs"]
+    assert starters == ["core.session"]
+    edges = graph()
     for front_end in ("ui.run_controller", "core.cli.headless"):
-        assert "core.store.runs" in graph()[front_end], front_end
+        assert "core.session" in edges[front_end], front_end
+        assert "core.store.runs" not in edges[front_end], front_end
+
+
+def test_the_engine_base_names_no_assist_and_tools_import_no_engine() -> None:
+    """The shared engine reaches model-specific helpers only through the assists package
+    (``core.engine.assists``), never a helper module by name; only that package imports
+    them; the workspace tools import nothing from the engine."""
+    edges = graph()
+    helpers = {name for name in edges if name.startswith("core.engine.assists.")}
+    assert helpers, "the assists package holds the helpers"
+    named = sorted(f"{name} -> {target}" for name, targets in edges.items()
+                   if not name.startswith("core.engine.assists") for target in targets
+                   if target in helpers)
+    assert named == []
+    assert forbidden(edges, "core.tools", ("core.engine",)) == []

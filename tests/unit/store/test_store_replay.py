@@ -12,7 +12,7 @@ from typing import Any
 from core.events import from_dict, to_dict
 from core.store.export import export_markdown, export_text
 from core.llm.scripted import ScriptedModel
-from core.engine.runner import create_engine
+from core.engine.build import create_engine
 from core.store.history import Recorder, Store
 from tests.support.event_order import canonical
 from tests.support.script import (analysis, error, judge, phases, plan, settings, summary,

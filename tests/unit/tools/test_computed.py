@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.authored_reply import program_in
+from core.engine.assists.computed_files import program_in
 from core.tools.computed import Computed, computable, compute
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.tools import sandbox
-from core.tools.example_checks import harness, run_checks
+from core.tools.check_runs import harness, run_checks
 
 SCRIPT = ("from calc import double\n"
           "assert double(1) == 2, 'one'\n"

@@ -10,7 +10,7 @@ import pytest
 
 from core import config
 from core.cli.headless import build_parser, resolve_settings
-from core.models.mcp_server import McpServer
+from core.shapes.mcp_server import McpServer
 from core.store.history import public_settings
 from core.tools.mcp_tools import cap, render
 

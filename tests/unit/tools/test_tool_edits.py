@@ -138,7 +138,8 @@ def test_edit_does_not_overwrite_a_change_made_while_asking(harness: Harness) ->
     target = harness.workspace / "m.py"
     target.write_text("a = 1\n")
 
-    async def approve_while_someone_types(action: str, detail: str) -> bool:
+    async def approve_while_someone_types(action: str, detail: str, scope: str = "",
+                                           diff: str = "") -> bool:
         target.write_text("a = 1\nb = 2\n")
         return True
 

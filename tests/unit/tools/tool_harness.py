@@ -21,7 +21,8 @@ class Harness:
     approvals: list[tuple[ApprovalAction, str]] = field(default_factory=list)
     answer: bool = True
 
-    async def approve(self, action: ApprovalAction, detail: str) -> bool:
+    async def approve(self, action: ApprovalAction, detail: str, scope: str = "",
+                      diff: str = "") -> bool:
         self.approvals.append((action, detail))
         return self.answer
 

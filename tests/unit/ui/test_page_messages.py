@@ -12,7 +12,7 @@ import shiboken6
 
 from core.events import EVENT_TYPES, PROGRESS_TYPES
 from core.tools.checkpoint import UndoReport
-from core.models.wording import OUTCOME_WORDING, outcome_text
+from core.shapes.wording import OUTCOME_WORDING, outcome_text
 from ui.bridge import Bridge
 from ui.page_messages import (PAGE_MESSAGE_TYPES, UiClear, UiContext, UiMessage, UiState,
                               UiSubmitted, UiUndo, to_dict)

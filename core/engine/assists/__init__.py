@@ -1,0 +1,168 @@
+"""Model-specific helpers ("assists"), each a named switch, all behind one facade.
+
+Every mechanism that exists for a small model's habit rather than for the request lives here:
+one module each, listed once in ``ASSISTS`` with what it does and the habit it answers. The
+engines reach them only through ``Assists``' typed hooks (authoring, planning, answering,
+executing), never by module name; each hook does nothing for an assist that is switched off
+(setting ``assists_off``, headless ``--without NAME``, ``bench/evals/run.py --without
+NAME``). The evaluation decides which stay: ``docs/evaluation.md`` shows what each changes.
+A notice an assist raises names it (``Notice.assist``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.engine.assists import computed_files, look_back, missing_imports, overdue_write, \
+    sketches, write_reminder
+from core.engine.assists.example_checks import ExampleChecks
+from core.engine.authoring.replies import Authored
+from core.engine.stages.caller import StageCaller
+from core.events import Event, Notice
+
+
+@dataclass(frozen=True)
+class AssistInfo:
+    name: str
+    does: str
+    habit: str
+
+
+ASSISTS: tuple[AssistInfo, ...] = (
+    AssistInfo("example_checks", "asks the model once per Python file for asserts of the "
+               "examples the request states; those whose values the person's words give run "
+               "against each candidate, and a failing one asks for one repair",
+               "a draft that misses an example the request spells out"),
+    AssistInfo("computed_files", "a data file's authoring call may reply with a program that "
+               "prints the content, run in a sandboxed copy of the workspace",
+               "counts, sums and sorted lists worked out wrongly by the model itself"),
+    AssistInfo("missing_imports", "adds `import NAME` for a workspace module a new Python file "
+               "uses as NAME.attr without importing it", "tests written without the import"),
+    AssistInfo("sketch_stripping", "a plan's code sketch in a write instruction is left out "
+               "of the authoring call", "naive code sketched inside JSON, then copied"),
+    AssistInfo("overdue_write", "plans the write of the file the request names when nothing "
+               "is written and the plans only repeat reads (once per phase)",
+               "reading the same file round after round without writing it"),
+    AssistInfo("look_back", "a round that would only read back what the last round wrote ends "
+               "the phase", "a look at the file just written, then the end of the phase"),
+    AssistInfo("write_reminder", "the classic loop's one reminder to call write_file when it "
+               "answers before writing what the request asks for",
+               "answering about the code instead of changing it"),
+    AssistInfo("writes_after_reads", "of a round's independent tasks, writes run after reads, "
+               "searches and commands, so the authoring call gets what they found",
+               "a write planned beside the read it needs, without the dependency"),
+)
+NAMES: tuple[str, ...] = tuple(info.name for info in ASSISTS)
+
+
+def unknown(names: Iterable[str]) -> list[str]:
+    """The names that are not assists."""
+    return [name for name in names if name not in NAMES]
+
+
+def parse_off(text: str) -> tuple[str, ...]:
+    """The assists a comma-separated setting switches off (unknown names raise)."""
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    bad = unknown(names)
+    if bad:
+        raise ValueError(f"unknown assist {', '.join(bad)} (known: {', '.join(NAMES)})")
+    return names
+
+
+class Assists:
+    """The run's assists: which are on, and the hooks the engines call."""
+
+    def __init__(self, off: Iterable[str], emit: Callable[[Event], None]) -> None:
+        self.off = frozenset(off)
+        self.emit = emit
+        self.fired: dict[str, int] = {}
+
+    def on(self, name: str) -> bool:
+        return name in NAMES and name not in self.off
+
+    def notice(self, name: str, message: str, level: str = "info", stage: str = "") -> None:
+        """A notice raised by assist ``name`` (counted in ``fired``)."""
+        self.fired[name] = self.fired.get(name, 0) + 1
+        self.emit(Notice(level=level, message=message, stage=stage, assist=name))  # type: ignore[arg-type]
+
+    # authoring
+    def example_checks(self, caller: StageCaller, workspace: Path, sandbox_mode: str
+                       ) -> ExampleChecks | None:
+        if not self.on("example_checks"):
+            return None
+        return ExampleChecks(caller, workspace, sandbox_mode)
+
+    def program_offer(self, rel: str, sandbox_mode: str) -> str:
+        if not self.on("computed_files") or not computed_files.offers_program(rel, sandbox_mode):
+            return ""
+        return computed_files.program_offer(rel)
+
+    async def computed(self, reply: str, rel: str, workspace: Path, sandbox_mode: str
+                       ) -> Authored | None:
+        authored = await computed_files.computed(reply, rel, workspace, sandbox_mode)
+        if authored is not None:
+            self.notice("computed_files", f"The reply for {rel} was a program; it ran in a "
+                        "sandboxed copy of the workspace" + (
+                            " and its output is the file's content." if authored.content
+                            is not None else f", and failed: {authored.problem}"))
+        return authored
+
+    def with_imports(self, workspace: Path, rel: str, authored: Authored) -> Authored:
+        if not self.on("missing_imports") or authored.content is None:
+            return authored
+        amended = missing_imports.amended(workspace, rel, authored)
+        if amended is not authored:
+            self.notice("missing_imports", f"{rel}: {amended.amended}")
+        return amended
+
+    def instruction(self, path: str, text: str) -> str:
+        if not self.on("sketch_stripping"):
+            return text
+        plain = sketches.without_sketch(path, text)
+        if plain != text:
+            self.notice("sketch_stripping", f"The plan's code sketch for {path} was left out of "
+                        "the authoring call; it works from the request.")
+        return plain
+
+    def reordered(self, writes: int, reads: int) -> None:
+        """The task runner ran ``writes`` writes after ``reads`` independent other tasks."""
+        self.notice("writes_after_reads", f"{writes} write(s) ran after {reads} other task(s) "
+                    "of the round, so the authoring call sees what they found.")
+
+    # planning (the phase engine)
+    def overdue_plan(self, *args: Any) -> Any:
+        return overdue_write.overdue_plan(self.notice, *args) if self.on("overdue_write") \
+            else None
+
+    def looked_back(self, *args: Any) -> look_back.LookBack | None:
+        return look_back.looked_back(*args) if self.on("look_back") else None
+
+    # answering (the classic loop)
+    def reminder(self, owes: bool, request: str, workspace: Path) -> tuple[str, str] | None:
+        """The reminder to write (the message for the model, the file it names), once."""
+        if not owes or not self.on("write_reminder") or self.fired.get("write_reminder"):
+            return None
+        return write_reminder.reminder(request, workspace)
+
+    # executing
+    @property
+    def writes_last(self) -> bool:
+        return self.on("writes_after_reads")
+
+    def program_note(self, program: str) -> str:
+        return computed_files.program_note(program)
+
+    def summary(self) -> str:
+        """Which assists were off and which fired, for the run's record."""
+        fired = ", ".join(f"{name} ×{count}" for name, count in self.fired.items())
+        off = ", ".join(sorted(self.off))
+        return "; ".join(filter(None, (f"fired: {fired}" if fired else "",
+                                       f"off: {off}" if off else "")))
+
+
+def describe(names: Sequence[str] = NAMES) -> str:
+    """One line per assist, for help texts."""
+    return "\n".join(f"{info.name}: {info.does}" for info in ASSISTS if info.name in names)

@@ -1,0 +1,350 @@
+"""The authoring stage: a write task names a file and what must change; this stage proposes the
+file's new content, and says what the engine found out about it.
+
+The first write of a file in a run is its **draft**, what the model alone would write: the
+one-shot reply (``draft``: the person's words and the workspace's files, one call for the
+whole run) gives it when it holds that file; a file it does not hold that the request names
+gets the same framing for that one file (``prompts.plain_messages``). A file the request does
+not name, and every later write, gets the person's words first, then the file, then the
+plan's words for the step (``prompts.authoring_messages``). A reply that does not parse or
+uses names nothing defines is sent back once (``fix_request``).
+
+Then the engine gathers evidence (``evidence``): it parses, the workspace's own tests with it
+in place, the request's stated examples (an assist). When a check fails, one repair call is
+made (``prompts.repair_messages``), and the repair is taken only when its evidence is better.
+A later write replaces what the run wrote before only on better evidence: the draft is the
+floor. The stage writes nothing: the task runner writes the candidate and reports back
+(``accepted``), so approval, undo and events stay with the tools.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.engine.assists import Assists
+from core.engine.authoring.draft import oneshot_messages, reply_tokens
+from core.engine.authoring.draft_reply import Drafted, drafted_files
+from core.engine.authoring.evidence import Evidence, failed_ids
+from core.engine.authoring.prompts import WriteStep, authoring_messages, fix_request, \
+    plain_messages, repair_messages
+from core.engine.authoring.replies import Authored, search_replace, whole_file
+from core.engine.requests import mentions
+from core.engine.stages.caller import StageCaller
+from core.llm.base import CallOptions, Message, ModelError
+from core.tools.check_runs import CheckRun
+from core.tools.code_checks import is_python, problems, syntax_error
+from core.tools.current_text import current_text
+from core.tools.test_runs import run_tests
+from core.tools.text_files import collect
+from core.tools.workspace_tests import has_tests
+
+SEARCH_REPLACE_CHARS = 12_000  # a longer file is changed with search/replace blocks
+TOKENS_PER_CHAR = 1 / 3.2
+MAX_AUTHOR_TOKENS = 6_000
+MIN_AUTHOR_TOKENS = 1_600
+EARLIER_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class WriteContext:
+    """What the engine knows around one write: the person's words and language, and the
+    results the write builds on (bounded text)."""
+
+    words: str
+    language: str = ""
+    related: str = ""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """The stage's proposal for one write: ``content`` to write (None: nothing, ``problem``
+    says why), the file as it is (``before``), where it came from (draft, authored, repair),
+    ``kept`` when the file stays as it is (no candidate did better), the evidence, and notes
+    for the write's result (what an assist changed, the program that computed it)."""
+
+    path: str
+    content: str | None
+    problem: str = ""
+    before: str | None = None
+    source: str = "authored"
+    kept: bool = False
+    evidence: Evidence = field(default_factory=Evidence)
+    notes: tuple[str, ...] = ()
+    program: str = ""
+
+    def diff(self) -> str:
+        """The unified diff from the file as it is to the candidate."""
+        old = (self.before or "").splitlines(keepends=True)
+        new = (self.content or "").splitlines(keepends=True)
+        return "".join(difflib.unified_diff(old, new, f"a/{self.path}", f"b/{self.path}"))
+
+    def facts(self) -> str:
+        return self.evidence.facts()
+
+
+@dataclass
+class FileRecord:
+    """One file's writes in this run: the content the run last wrote and its evidence (the
+    floor), every candidate's example checks, and why tries failed."""
+
+    original: str | None = None
+    drafted: bool = False
+    written: str | None = None
+    evidence: Evidence | None = None
+    tried: list[CheckRun] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+class AuthoringStage:
+    def __init__(self, caller: StageCaller, workspace: Path, assists: Assists,
+                 sandbox_mode: str, context: Callable[[int], WriteContext]) -> None:
+        self.caller = caller
+        self.workspace = workspace
+        self.assists = assists
+        self.sandbox_mode = sandbox_mode
+        self.context = context
+        self.files: dict[str, FileRecord] = {}
+        self.drafted: Drafted | None = None
+        self._draft_lock = asyncio.Lock()
+        self._tests: bool | None = None
+        self._evidence: dict[tuple[str, str], Evidence] = {}
+        self.checks = assists.example_checks(caller, workspace, sandbox_mode)
+
+    async def candidate(self, path: str, instruction: str, task_id: int) -> Candidate:
+        """The new content of ``path`` for a write task; never raises for model failures (a
+        failure that ends the run, and Stop, propagate)."""
+        current = current_text(self.workspace, path)
+        if current.problem:
+            return Candidate(path, None, current.problem)
+        rel, old = current.rel, current.text
+        record = self.files.setdefault(rel, FileRecord(original=old))
+        context = self.context(task_id)
+        edits = old is not None and len(old) > SEARCH_REPLACE_CHARS
+        if not record.drafted and record.written is None:
+            record.drafted = True
+            authored, messages, source = await self._draft(rel, old, edits, context)
+        else:
+            authored, messages, source = await self._later(rel, old, edits, instruction,
+                                                           context, record)
+        authored = await self._fixed(rel, old, edits, authored, messages)
+        if authored.content is None:
+            record.failures.append(" ".join(authored.problem.split())[:400])
+            return Candidate(rel, None, authored.problem, old, source)
+        return await self._chosen(rel, old, authored, source, context, record)
+
+    def accepted(self, candidate: Candidate) -> None:
+        """The task runner wrote ``candidate``: it is the floor from now on."""
+        record = self.files.setdefault(candidate.path, FileRecord())
+        record.written, record.evidence = candidate.content, candidate.evidence
+
+    def failing_files(self) -> list[str]:
+        """The files whose content as the run last wrote it fails a check the engine ran
+        (one every candidate failed too decides nothing and does not count)."""
+        failing = []
+        for rel, record in self.files.items():
+            evidence = record.evidence
+            if record.written is None or evidence is None:
+                continue
+            tests = evidence.ran_tests
+            examples = failed_ids(evidence.ran_examples)
+            everyone = frozenset.intersection(*[failed_ids(r) for r in record.tried]) \
+                if record.tried else frozenset()
+            if not evidence.parses or (tests and tests.failed) or examples - everyone:
+                failing.append(rel)
+        return sorted(failing)
+
+    def written_texts(self, paths: list[str]) -> dict[str, str]:
+        """What the run last wrote to each of ``paths`` (those it wrote)."""
+        return {p: self.files[p].written or "" for p in paths
+                if p in self.files and self.files[p].written is not None}
+
+    def unwritten_drafts(self, request: str) -> list[str]:
+        """Files the draft gives that the request names, not written yet."""
+        drafted = self.drafted.files if self.drafted else {}
+        return sorted(p for p in drafted if mentions(request, p) and (
+            p not in self.files or self.files[p].written is None))
+
+    def refused(self, path: str, problem: str) -> None:
+        """The write of a candidate failed (denied, not written): the next try is told why."""
+        self.files.setdefault(path, FileRecord()).failures.append(problem[:400])
+
+    async def _draft(self, rel: str, old: str | None, edits: bool, context: WriteContext
+                     ) -> tuple[Authored, list[Message], str]:
+        offer = self.assists.program_offer(rel, self.sandbox_mode)
+        drafted = await self._drafted(context.words, rel) if not offer else Drafted()
+        if rel in drafted.files:
+            return Authored(drafted.files[rel]), [], "draft"
+        if mentions(context.words, rel) or offer:
+            messages = plain_messages(context.words, rel, old, offer)
+            authored, reply = await self._ask(rel, old, False, messages, offer)
+            return authored, messages + _said(reply), "draft"
+        return await self._later(rel, old, edits, "", context, self.files[rel])
+
+    async def _drafted(self, words: str, writing: str) -> Drafted:
+        """The one-shot reply's files, asked once per run."""
+        async with self._draft_lock:
+            if self.drafted is None:
+                self.drafted = Drafted()
+                listing = await asyncio.to_thread(collect, self.workspace)
+                if self.caller.accounting.exhausted:
+                    return self.drafted
+                called = await self._call(oneshot_messages(words, listing),
+                                          reply_tokens(listing), "draft")
+                if not called.problem:
+                    self.drafted = drafted_files(called.text, self.workspace, listing, writing)
+            return self.drafted
+
+    async def _later(self, rel: str, old: str | None, edits: bool, instruction: str,
+                     context: WriteContext, record: FileRecord
+                     ) -> tuple[Authored, list[Message], str]:
+        offer = "" if edits else self.assists.program_offer(rel, self.sandbox_mode)
+        step = WriteStep(words=context.words, path=rel, current=old,
+                         instruction=self.assists.instruction(rel, instruction),
+                         related=context.related, failures=tuple(record.failures[-EARLIER_SHOWN:]),
+                         facts=record.evidence.facts() if record.evidence else "", edits=edits,
+                         language=context.language, program_offer=offer)
+        messages = authoring_messages(step)
+        authored, reply = await self._ask(rel, old, edits, messages, offer)
+        return authored, messages + _said(reply), "authored"
+
+    async def _fixed(self, rel: str, old: str | None, edits: bool, authored: Authored,
+                     messages: list[Message]) -> Authored:
+        """``authored`` with its imports completed; one fix call when it does not parse or
+        uses names nothing defines (the fixed reply when it has fewer problems)."""
+        authored = self.assists.with_imports(self.workspace, rel, authored)
+        if authored.content is None or authored.program or not messages:
+            return authored
+        wrong = problems(rel, old, authored.content)
+        if not wrong:
+            return authored
+        again = messages + [{"role": "user", "content": fix_request(rel, wrong, edits)}]
+        fixed, _ = await self._ask(rel, old, edits, again, "")
+        fixed = self.assists.with_imports(self.workspace, rel, fixed)
+        if fixed.content is not None and len(problems(rel, old, fixed.content)) < len(wrong):
+            return fixed
+        return authored
+
+    async def _chosen(self, rel: str, old: str | None, authored: Authored, source: str,
+                      context: WriteContext, record: FileRecord) -> Candidate:
+        """The candidate to write: ``authored``, its repair when evidence says the repair is
+        better, or the file as it is when neither beats what the run wrote before."""
+        content = authored.content or ""
+        evidence = await self.evidence(rel, content, record.original)
+        notes = tuple(filter(None, (authored.amended,)))
+        best = Candidate(rel, content, "", old, source, False, evidence, notes, authored.program)
+        if evidence.failing and not authored.program and not self.caller.accounting.exhausted:
+            repaired = await self._repair(rel, old, content, evidence, context)
+            if repaired is not None and repaired.content:
+                proof = await self.evidence(rel, repaired.content, record.original)
+                if proof.better_than(evidence):
+                    best = Candidate(rel, repaired.content, "", old, "repair", False, proof,
+                                     tuple(filter(None, (repaired.amended,))))
+        if record.written is None or old is None:
+            return best
+        standing = await self.evidence(rel, old, record.original)
+        if best.evidence.better_than(standing):
+            return best
+        return Candidate(rel, old, "", old, "kept", True, standing, (
+            "no check showed the new version better than the file as it is"
+            if not standing.failing or not best.evidence.failing else
+            "the new version did no better against the checks",))
+
+    async def _repair(self, rel: str, old: str | None, content: str, evidence: Evidence,
+                      context: WriteContext) -> Authored | None:
+        messages = repair_messages(context.words, rel, content, evidence.found())
+        repaired, reply = await self._ask(rel, old, False, messages, "")
+        if repaired.content is None:
+            return None
+        repaired = await self._fixed(rel, old, False, repaired, messages + _said(reply))
+        return repaired if repaired.content is not None else None
+
+    async def evidence(self, rel: str, content: str, original: str | None) -> Evidence:
+        """What the engine finds out about ``content`` at ``rel`` (cached per content)."""
+        key = (rel, content)
+        if key in self._evidence:
+            return self._evidence[key]
+        error = syntax_error(content, rel) if is_python(rel) else ""
+        tests = examples = None
+        if not error and is_python(rel) and await self._has_tests():
+            tests = await run_tests(self.workspace, self._pending(rel, content),
+                                    self.sandbox_mode)
+        checks = self.checks
+        if not error and checks is not None:
+            script = await checks.script(rel, content, original, self.context(0).words)
+            if script:
+                examples = await checks.run(rel, content, script)
+                self.files.setdefault(rel, FileRecord()).tried.append(examples)
+        found = Evidence(error, tests, examples)
+        self._evidence[key] = found
+        return found
+
+    def _pending(self, rel: str, content: str) -> dict[str, str]:
+        """The files a test run puts in place: the draft's other files not written yet (a
+        rename spans files), and ``content`` at ``rel``."""
+        pending = {path: text for path, text in (self.drafted.files.items() if self.drafted
+                                                 else ()) if self.files.get(path) is None
+                   or self.files[path].written is None}
+        pending[rel] = content
+        return pending
+
+    async def _has_tests(self) -> bool:
+        if self._tests is None:
+            self._tests = await asyncio.to_thread(has_tests, self.workspace)
+        return self._tests
+
+    async def _ask(self, rel: str, old: str | None, edits: bool, messages: list[Message],
+                   offer: str) -> tuple[Authored, str]:
+        """One authoring call and the file its reply holds (and the reply's text)."""
+        if self.caller.accounting.exhausted:
+            return Authored(None, "the iteration budget is spent; the file was not written"), ""
+        limit = author_tokens(old, edits)
+        called = await self._call(messages, limit, rel)
+        if called.problem:
+            return Authored(None, called.problem), ""
+        text = called.text
+        if offer:
+            computed = await self.assists.computed(text, rel, self.workspace, self.sandbox_mode)
+            if computed is not None:
+                return computed, text
+        authored = search_replace(text, old or "") if edits else whole_file(text, rel)
+        if authored.content is None and called.cut:
+            authored = Authored(None, f"{authored.problem} (the reply reached its limit of "
+                                      f"{limit} tokens)")
+        return authored, text
+
+    async def _call(self, messages: list[Message], limit: int, detail: str) -> Called:
+        """One plain-text call at temperature 0."""
+        try:
+            reply = await self.caller.raw("author", messages, [], None, True, CallOptions(
+                max_tokens=limit, temperature=0.0), detail=detail)
+        except ModelError as exc:
+            return Called("", f"the model call failed: {exc.message}")
+        return Called(reply.text or "", cut=reply.finish_reason == "length")
+
+
+@dataclass(frozen=True)
+class Called:
+    """A plain call's reply text, or ``problem`` when it failed; ``cut``: it reached its
+    limit."""
+
+    text: str
+    problem: str = ""
+    cut: bool = False
+
+
+def _said(reply: str) -> list[Message]:
+    return [{"role": "assistant", "content": reply}] if reply else []
+
+
+def author_tokens(old: str | None, edits: bool) -> int:
+    """A reply limit that fits the file: the whole file again with room to grow, or a few
+    search/replace blocks."""
+    if edits:
+        return 1_500
+    size = len(old or "")
+    return min(MAX_AUTHOR_TOKENS, max(MIN_AUTHOR_TOKENS, int(size * TOKENS_PER_CHAR * 2) + 800))
+

@@ -1,0 +1,40 @@
+"""A round's verdict the facts already settle, so the judge is not asked.
+
+Two cases: (1) every task of the round succeeded, it wrote files, every written file parses
+and no check the engine ran on them fails, and no file of the draft that the request names is
+left unwritten: the phase is complete; (2) in the last phase of a request to change files,
+every task succeeded but the round only read (nothing is written yet): the phase goes on to
+the write. Anything else — a failure, a failing check, a question to answer — goes to the
+judge. The verdict is recorded as the engine's on the Judge card.
+"""
+
+from __future__ import annotations
+
+from core.shapes.stage_results import Verdict
+from core.shapes.task import Task
+
+DONE = ("done", "skipped")
+
+
+def engine_verdict(tasks: list[Task], wrote: list[str], failing: list[str],
+                   broken: list[str], unwritten: list[str], *, changes_requested: bool,
+                   written_before: bool, last_phase: bool, last_round: bool,
+                   checked: str) -> Verdict | None:
+    """The verdict the facts give, or None when the judge must decide. ``wrote``: files the
+    round changed; ``failing``: written files a check fails for; ``broken``: facts that
+    speak against a write (does not parse, lost definitions); ``unwritten``: draft files
+    the request names not written yet; ``checked``: what the checks found, for the card."""
+    if not tasks or any(t.status not in DONE for t in tasks):
+        return None
+    if wrote:
+        if failing or broken or unwritten:
+            return None
+        said = f"{', '.join(wrote)} written" + (f"; {checked}" if checked else
+                                               "; no check ran on it")
+        return Verdict(user_summary=f"Decided from the facts: {said}.", next_action="end_phase",
+                       phase_completed=True)
+    if changes_requested and not written_before and last_phase and not last_round:
+        return Verdict(user_summary="Decided from the facts: every task succeeded and nothing "
+                                    "is written yet; the next round makes the change.",
+                       next_action="continue_phase", phase_completed=False)
+    return None

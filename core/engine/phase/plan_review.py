@@ -1,0 +1,57 @@
+"""A plan checked against the files the request names before it runs.
+
+The files the request names are the run's targets. A plan that creates files the request
+never mentions while a file it names is still untouched is not run as it is: those writes are
+refused with the reason, and the write of the named file is planned in their place (the draft
+of it is what the model alone would write). Seen with a 1.5B model: for "the Hamming distance
+in hamming.py" the analysis added "read the strands from the input files", and the plans
+created ``dna_strands/distance.txt`` while ``hamming.py`` stayed the stub.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from core.engine.execution.offered import WRITE
+from core.engine.requests import mentions, named_files
+from core.shapes.stage_results import TaskSpec
+
+Writes = Callable[[str, dict[str, Any]], set[str]]
+
+
+@dataclass(frozen=True)
+class Review:
+    """The tasks to run, and what was refused and why ("" when the plan stands)."""
+
+    tasks: tuple[TaskSpec, ...]
+    note: str = ""
+
+
+def reviewed(specs: tuple[TaskSpec, ...], request: str, workspace: Path, written: list[str],
+             writes: Writes) -> Review:
+    """``specs`` as they may run (see the module's docstring)."""
+    targets = [path for path in named_files(request, workspace) if path not in written]
+    if not targets:
+        return Review(specs)
+    strays = {spec.id: sorted(writes(spec.tool, spec.arguments)) for spec in specs}
+    strays = {tid: paths for tid, paths in strays.items() if paths and all(
+        not mentions(request, path) and not (workspace / path).exists() for path in paths)}
+    if not strays:
+        return Review(specs)
+    kept = [replace(s, dependencies=[d for d in s.dependencies if d not in strays])
+            for s in specs if s.id not in strays]
+    target = targets[0]
+    if not any(target in writes(s.tool, s.arguments) for s in kept):
+        kept.append(TaskSpec(id=max((s.id for s in specs), default=0) + 1, tool=WRITE,
+                             arguments={"path": target, "instruction":
+                                        f"Make the change the request asks for in {target}."},
+                             title=f"write {target}",
+                             description="planned by the engine: the request names this file"))
+    created = ", ".join(path for paths in strays.values() for path in paths)
+    return Review(tuple(kept), (
+        f"the plan would create {created}, which the request does not mention, while "
+        f"{target}, which it names, is untouched; those writes are not run and the write of "
+        f"{target} is planned instead"))

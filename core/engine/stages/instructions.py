@@ -1,0 +1,205 @@
+"""The words the engines say to the model at each stage, in one place (the authoring stage has
+its own: ``core.engine.authoring.prompts``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from core.engine.language import is_english
+
+ANALYSER_SYSTEM = (
+    "Turn the person's request into a structured requirement for an agent that works on the "
+    "files of one workspace folder with tools (list, read, search, write, edit files; run "
+    "shell commands). Call request_analyser. core_goal: the request's aim in one sentence. "
+    "requirements: what must be true when the work is done, taken from the request (a file "
+    "changed or created, a value written, a question answered), one per item, each with "
+    "quote: the words of the request it comes from, copied exactly; never steps of the work, "
+    "and nothing the request did not ask for. complexity: simple when a few tool "
+    "calls can do it (a question, a count, a fix or edit in a few files), and then "
+    "estimated_phases is 1; medium or complex only for work with distinct stages. Set "
+    "clarification_needed only when the request cannot be acted on at all; otherwise make "
+    "reasonable assumptions and record them as constraints."
+)
+
+AGENT_SYSTEM = (
+    "You are PhaseDesk, an agent working on a workspace folder in phases. Each round you plan "
+    "tasks, the engine runs them and you judge the results. Call exactly the tool you are "
+    "asked to call. Paths are relative to the workspace root. To create or change a file, "
+    "plan write_file with the file's path and an instruction saying what it must contain or "
+    "what must change; the engine then shows the model the file and has its new content "
+    "written.\n\n"
+    "Tools a task can use:\n{tools}"
+)
+
+SUMMARIZER_SYSTEM = (
+    "You are PhaseDesk, an agent that worked on a workspace folder in phases for the person. "
+    "The run is over; you report on it truthfully from the reports you are given."
+)
+
+CLASSIC_SYSTEM = (
+    "You are PhaseDesk, an agent working in a workspace folder through tools. Call tools to "
+    "gather information or make changes; several independent calls may go in one reply. After "
+    "each batch of results decide whether you have enough information to answer the request: "
+    "if yes, answer in plain text (Markdown); if not, make the next tool calls. Never repeat "
+    "a call with the same arguments. Paths are relative to the workspace root. To create or "
+    "change a file, call write_file with its path and an instruction saying what it must "
+    "contain or what must change; its new content is written in a separate step that shows "
+    "the current file."
+)
+
+
+WORDS_CHARS = 6_000  # of the person's request shown to the summarizer
+# What each stage writes for the person to read, asked for in the person's language.
+PERSON_FACING = {
+    "request_analyser": "core_goal, requirements, constraints and clarification_questions",
+    "phase_planner": "phase names and goals, and task titles and descriptions",
+    "plan": "reasoning, task titles and descriptions",
+    "judge": "user_summary, comments, failed_reason and task titles",
+    "think": "user_summary and next_round_strategy",
+    "summarizer": "final_summary, highlights, quality_assessment and evidence",
+    "classic": "your answer and summary",
+}
+
+
+def language_ask(language: str, stage: str) -> str:
+    """The sentence that ends a stage's instruction asking for its text for the person in the
+    person's language; "" for English, the language the instructions are written in."""
+    if is_english(language):
+        return ""
+    return (f"\n\nWrite {PERSON_FACING[stage]} in {language}, the person's language; code, "
+            "paths and tool arguments stay as they are.")
+
+
+def tool_catalogue(schemas: list[dict[str, Any]]) -> str:
+    """One compact line per tool: name(param: type, ...) — the first sentence of its
+    description (the rest tells how the tool behaves, which a plan need not know; the
+    catalogue is in every plan, judge and phase-planner call)."""
+    lines = []
+    for entry in schemas:
+        fn = entry["function"]
+        props = fn.get("parameters", {}).get("properties", {})
+        required = set(fn.get("parameters", {}).get("required", []))
+        params = ", ".join(
+            f"{name}{'' if name in required else '?'}: {spec.get('type', 'any')}"
+            for name, spec in props.items())
+        description = first_sentence(fn.get("description", ""))
+        lines.append(f"- {fn['name']}({params}) — {description}")
+    return "\n".join(lines)
+
+
+def first_sentence(text: str) -> str:
+    """The first line of ``text`` up to the end of its first sentence (a full stop, "!" or
+    "?" before a space; "e.g." and "i.e." do not end it)."""
+    line = text.split("\n")[0].strip()
+    end = re.search(r"(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s+\S)", line)
+    return line[:end.start() + 1] if end else line
+
+
+def analyser_user(request: str, previous: dict[str, Any] | None) -> str:
+    if not previous:
+        return request
+    return ("Earlier analysis of this request:\n"
+            f"{json.dumps(previous, ensure_ascii=False)}\n\n"
+            f"The person answered the clarification questions:\n{request}")
+
+
+def summary_request(words: str, analysis_text: str, memory: str) -> str:
+    """The summarizer's request: the person's own words (a question is answered in them,
+    whatever the analysis made of it: "Which function raises ...?" was analysed as "raise
+    the error in a file", and the summary answered that) and the structured request."""
+    return (f"The person asked:\n{words.strip()[:WORDS_CHARS]}\n\n"
+            + execution_request(analysis_text, memory, ""))
+
+
+def reanalyse_user(request: str, earlier: str, problem: str) -> str:
+    return (f"{request}\n\n---\nAn earlier understanding of this request was:\n{earlier}\n"
+            f"Working on it revealed a comprehension problem: {problem}\n"
+            "Analyse the request again, correcting the misunderstanding.")
+
+
+def execution_request(analysis_text: str, memory: str, files: str) -> str:
+    """The run's first user turn: the structured request and the workspace's files (none
+    given: the summarizer's)."""
+    text = f"Structured request:\n{analysis_text}" + (f"\n\n{files}" if files else "")
+    if memory:
+        text = f"Earlier in this conversation:\n{memory}\n\n{text}"
+    return text
+
+
+def classic_request(request: str, memory: str, files: str) -> str:
+    """The classic loop's first user turn: the request and the workspace's files."""
+    text = f"{request}\n\n{files}"
+    if memory:
+        text = f"Earlier in this conversation:\n{memory}\n\n{text}"
+    return text
+
+
+PHASE_PLANNER_INSTRUCTION = ("Split the structured request into phases in dependency order "
+                             "with phase_planner; if you know them, give the first phase's "
+                             "first tasks as first_tasks.")
+
+
+def phase_intro(index: int, total: int, name: str, goal: str, earlier: str) -> str:
+    """The phase's first user turn; ``goal`` "" where it is the structured request's."""
+    text = f"Phase {index} of {total}: {name}" + (f"\nGoal: {goal}" if goal else "")
+    if earlier:
+        text += f"\n\nEarlier phases:\n{earlier}"
+    return text
+
+
+def plan_instruction(round_no: int, max_rounds: int, max_tasks: int, mode: str,
+                     detail: str) -> str:
+    head = f"Round {round_no} of at most {max_rounds}. "
+    if mode == "retry":
+        head += ("Retry ONLY the failed tasks below, fixing what made them fail. "
+                 f"Call plan_tool_call.\n{detail}")
+    elif mode == "replan":
+        head += f"The previous approach did not work. Make a new plan. {detail}".rstrip()
+        head += " Call plan_tool_call."
+    else:
+        head += (f"Plan 1-{max_tasks} tasks with plan_tool_call; dependencies only where a "
+                 "task needs another's result.")
+        if detail:
+            head += f" Strategy: {detail}"
+    return head
+
+
+def judge_instruction(round_no: int, last_round: bool, next_phase: str, facts: str = "") -> str:
+    text = (f"Judge round {round_no} with judge_tasks; give verdicts only for tasks not "
+            "plainly done.")
+    if facts:
+        text = f"{facts}\n\n{text}"
+    if not last_round:
+        text += (" If you know the next round's tasks, give them as next_tasks (that implies "
+                 "continue_phase; retry_failed: the failed ones, corrected).")
+    if next_phase:
+        text += (" If the phase goal is reached, you may give the next phase's first tasks as "
+                 f"next_tasks. Next phase: {next_phase}")
+    return text
+
+
+def think_instruction(round_no: int) -> str:
+    return (f"Reflect on round {round_no} with think: is the phase complete, should it "
+            "continue, and what should the next round do differently?")
+
+
+def summarizer_instruction(status_line: str, reports: str, requirements: list[str],
+                           checked: str = "") -> str:
+    """The summarizer's instruction: the run's end, its reports, what checked the final
+    files (``checked``), and the person's requirements to account for."""
+    if requirements:
+        listed = "\n".join(f"{n}. {r}" for n, r in enumerate(requirements, 1))
+        ask = ("In requirements, give one entry per requirement below, in this order, with its "
+               "status (done, failed, not_attempted) and the tasks, files or commands that "
+               f"show it:\n{listed}")
+    else:
+        ask = "Leave requirements empty."
+    checks = f"\n\nChecks of the final files: {checked}" if checked else ""
+    return (f"The run has ended: {status_line}\n\nReports of the phases:\n{reports}{checks}\n\n"
+            "Write the final summary for the person with summarizer, in Markdown: what was "
+            "done, what changed, what failed and why, and what is left. Say only what the "
+            "reports show. If the request asks "
+            "a question, begin with the answer, quoting the exact values (names, numbers, "
+            f"text) the task results above show. {ask}")

@@ -1,0 +1,63 @@
+"""A model's sentences about tests and checks, held to what ran.
+
+A summary or a judge line that says tests or checks ran or passed is shown as written only
+when the run's verification state bears it out: ``verified`` keeps such sentences; when
+nothing checked the final files, the first such sentence is replaced by what did happen and
+the others are dropped; when checks fail, a sentence claiming that they pass is replaced the
+same way. Other sentences are untouched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.engine.verification.state import VerificationState
+
+SUBJECT = re.compile(r"\b(tests?|tested|testing|unit[- ]tests?|checks?|checked|verif\w*|"
+                     r"pytest|assert\w*)\b", re.IGNORECASE)
+RAN = re.compile(r"\b(pass\w*|succeed\w*|success\w*|ran|run|runs|running|executed|green|"
+                 r"verified|confirmed|tested|checked|work\w*|ok)\b", re.IGNORECASE)
+NEGATED = re.compile(r"\b(no|not|nothing|never|none|without|neither|nor)\b|n't\b", re.IGNORECASE)
+PASSED = re.compile(r"\b(pass\w*|succeed\w*|success\w*|green|verified|confirmed|work\w*|all)\b",
+                    re.IGNORECASE)
+SENTENCE = re.compile(r"[^\n]*?(?:[.!?](?=\s)|\n|$)")
+
+
+def claims(sentence: str) -> bool:
+    """Whether ``sentence`` says tests or checks ran or passed (a sentence that says they did
+    not claims nothing)."""
+    return bool(SUBJECT.search(sentence) and RAN.search(sentence)
+                and not NEGATED.search(sentence))
+
+
+def _unsupported(sentence: str, state: VerificationState) -> bool:
+    if not claims(sentence) or state.state == "verified":
+        return False
+    if state.state == "failing":
+        return bool(PASSED.search(sentence))
+    return True
+
+
+def fact(state: VerificationState) -> str:
+    if state.state == "failing":
+        return f"On the final files, {state.line}."
+    return "No test or check ran on the final files, so this is not verified."
+
+
+def held_to(text: str, state: VerificationState) -> tuple[str, bool]:
+    """``text`` with its unsupported claims replaced (see the module's docstring), and
+    whether anything was replaced."""
+    if not text or state.state == "verified" or not SUBJECT.search(text):
+        return text, False
+    out: list[str] = []
+    replaced = False
+    for piece in filter(None, SENTENCE.findall(text)):
+        if _unsupported(piece, state):
+            lead = piece[:len(piece) - len(piece.lstrip())]
+            marker = re.match(r"\s*(?:[-*+]|\d+[.)])\s+", piece)
+            if not replaced:
+                out.append((marker.group(0) if marker else lead) + fact(state))
+            replaced = True
+            continue
+        out.append(piece)
+    return ("".join(out).strip() if replaced else text), replaced

@@ -1,0 +1,95 @@
+"""A run's verification state, computed from what the engine ran and saw, never from a model.
+
+``verified``: checks ran against the final files — the workspace's own tests, a test command
+the run ran after its last change, the request's stated examples — every file the run changed
+is covered by one, and none fails. ``failing``: such a check ran on the final files and
+failed. ``unverified``: nothing checked the final files (or the run changed nothing). A check
+is on the final files when every changed file it saw still has the content it saw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+Verification = Literal["verified", "failing", "unverified"]
+CheckKind = Literal["tests", "command", "examples"]
+NOUNS = {"tests": ("test", "tests"), "command": ("test", "tests"),
+         "examples": ("check of the request's examples", "checks of the request's examples")}
+
+
+def digest(text: str | None) -> str:
+    return "" if text is None else hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check on workspace files: which files it saw (relative path → digest of the
+    content it saw), whether it covers every changed file (a test run) or only those, and its
+    counts. ``by``: who ran it, as a person reads it."""
+
+    kind: CheckKind
+    seen: Mapping[str, str]
+    passed: int
+    failed: int
+    by: str
+    covers_all: bool = True
+
+    def current(self, final: Mapping[str, str]) -> bool:
+        """Whether the check saw the final version of every changed file it covers."""
+        files = final if self.covers_all else {p: d for p, d in final.items() if p in self.seen}
+        return bool(files) and all(self.seen.get(path) == sha for path, sha in files.items())
+
+    def words(self) -> str:
+        one, many = NOUNS[self.kind]
+        total = self.passed + self.failed
+        noun = one if total == 1 else many
+        if not self.failed:
+            return f"{total} {noun} pass" if total != 1 else f"1 {noun} passes"
+        return f"{self.failed} of {total} {noun} fail"
+
+
+@dataclass(frozen=True)
+class VerificationState:
+    """The state, a short line for the person ("12 tests pass", "not verified"), and what
+    ran on the final files, as sentences."""
+
+    state: Verification = "unverified"
+    line: str = "not verified"
+    sentences: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def checked(self) -> bool:
+        return self.state != "unverified"
+
+
+def verify(final: Mapping[str, str | None], checks: Iterable[Check]) -> VerificationState:
+    """The state of a run whose changed files have the ``final`` texts (None: deleted),
+    given every check it ran."""
+    digests = {path: digest(text) for path, text in final.items()}
+    if not digests:
+        return VerificationState(sentences=("The run changed no file.",))
+    current = [check for check in checks if check.current(digests)]
+    failing = [check for check in current if check.failed]
+    sentences = tuple(f"On the final files, {check.words()} ({check.by})." for check in current)
+    if failing:
+        return VerificationState("failing", "; ".join(c.words() for c in failing), sentences)
+    covered = set(digests) if any(c.covers_all for c in current) else {
+        path for check in current for path in check.seen}
+    if current and covered >= set(digests):
+        return VerificationState("verified", "; ".join(_merged(current)), sentences)
+    missing = sorted(set(digests) - covered)
+    note = f"Nothing checked {', '.join(missing[:4])} as it is now." if missing else ""
+    return VerificationState("unverified", "not verified", sentences + ((note,) if note else ()))
+
+
+def _merged(checks: list[Check]) -> list[str]:
+    """One line per kind: the largest run of each (a later full test run says more)."""
+    best: dict[str, Check] = {}
+    for check in checks:
+        kind = "tests" if check.kind == "command" else check.kind
+        if kind not in best or check.passed + check.failed > best[kind].passed + best[kind].failed:
+            best[kind] = check
+    return [check.words() for check in best.values()]

@@ -1,0 +1,87 @@
+"""Gathering a run's checks as they happen, and its verification state at the end.
+
+Three sources: test commands the run's tasks ran (their counts, and how many file changes the
+run had made by then: such a run is on the final files only when nothing changed after it);
+the request's examples the authoring stage ran on each file it wrote (a check every
+candidate failed decides nothing and is left out); and, when the run changed Python files in
+a workspace with tests of its own, one run of those tests on the final files, made here by
+the engine without the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.engine.authoring.evidence import failed_ids
+from core.engine.authoring.stage import AuthoringStage
+from core.engine.verification.state import Check, VerificationState, digest, verify
+from core.shapes.task import Task
+from core.tools.code_checks import is_python
+from core.tools.snapshots import snapshot
+from core.tools.test_runs import read_counts, run_tests
+from core.tools.workspace_tests import has_tests, is_tests_command
+
+
+@dataclass
+class Tracker:
+    workspace: Path
+    sandbox_mode: str
+    commands: list[tuple[Task, int]] = field(default_factory=list)
+    final_tests: str = ""  # what the engine's own run of the tests said, for the person
+
+    def task_finished(self, task: Task, changes_so_far: int) -> None:
+        """Note a test command that ran (``changes_so_far``: file changes the run had made)."""
+        command = str(task.arguments.get("command", "")) if task.tool == "run_command" else ""
+        if command and is_tests_command(command) and task.status in ("done", "failed"):
+            self.commands.append((task, changes_so_far))
+
+    async def state(self, changed: list[str], changes: int, authoring: AuthoringStage | None,
+                    may_run_tests: bool = True) -> VerificationState:
+        """The verification state of the run whose changed files are ``changed`` after
+        ``changes`` file changes in all; ``may_run_tests``: the engine may run the workspace's
+        tests on them (at the end of the run)."""
+        final = await asyncio.to_thread(snapshot, self.workspace, set(changed))
+        digests = {path: digest(text) for path, text in final.items()}
+        checks = self._commands(digests, changes) + _examples(authoring, digests)
+        if may_run_tests and any(is_python(path) for path in changed) and not any(
+                c.kind == "command" and c.current(digests) for c in checks) \
+                and await asyncio.to_thread(has_tests, self.workspace):
+            ran = await run_tests(self.workspace, {}, self.sandbox_mode)
+            self.final_tests = ran.describe()
+            if ran.ran:
+                checks.append(Check("tests", digests, ran.passed, ran.failed,
+                                    "the workspace's tests, run by the engine"))
+        return verify(final, checks)
+
+    def _commands(self, digests: dict[str, str], changes: int) -> list[Check]:
+        checks = []
+        for task, at in self.commands:
+            counts = read_counts(task.result or task.error, 0 if task.status == "done" else 1)
+            if counts.problem:
+                continue
+            seen = digests if at == changes else {}
+            checks.append(Check("command", seen, counts.passed, counts.failed,
+                                f"task {task.id} in round {task.round} ran "
+                                f"`{str(task.arguments.get('command', ''))[:60]}`"))
+        return checks
+
+
+def _examples(authoring: AuthoringStage | None, digests: dict[str, str]) -> list[Check]:
+    """The request's examples run on what each file holds now: only those some candidate
+    passed count (a check every candidate fails decides nothing)."""
+    checks: list[Check] = []
+    for rel, record in (authoring.files.items() if authoring else ()):
+        written = record.evidence.ran_examples if record.evidence else None
+        if written is None or record.written is None or rel not in digests:
+            continue
+        tried = [failed_ids(run) for run in record.tried if run is not None and not run.problem]
+        everyone = frozenset.intersection(*tried) if tried else frozenset()
+        counted = written.asserts - len(everyone)
+        failed = len(failed_ids(written) - everyone)
+        if counted > 0:
+            checks.append(Check("examples", {rel: digest(record.written)}, counted - failed,
+                                failed, f"the request's examples, run on {rel}",
+                                covers_all=False))
+    return checks

@@ -1,0 +1,4 @@
+from core.shapes.phase import Phase
+from core.shapes.task import IllegalTransition, Task
+
+__all__ = ["Phase", "Task", "IllegalTransition"]
