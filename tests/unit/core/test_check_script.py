@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.assists.check_reading import MAX_CHECKS, CheckScripts, checks_in_reply, tidy_checks
+from core.engine.assists.check_reading import MAX_CHECKS, checks_in_reply, said_checks
 from core.tools.check_runs import run_checks
 
 TASKS = Path(__file__).resolve().parents[3] / "bench" / "evals" / "tasks"
@@ -61,7 +61,7 @@ def request(task: str) -> str:
 
 
 def test_an_expected_error_written_as_a_value_becomes_a_raise_check() -> None:
-    script = checks_in_reply(RPN_REPLY, request("ex-rpn-calc")).said
+    script = checks_in_reply(RPN_REPLY, request("ex-rpn-calc"))
     assert script is not None
     assert "assert raises(ValueError, lambda: evaluate('3 4 ^'))" in script
     literal = solved("ex-rpn-calc", RPN_REPLY.strip("`").removeprefix("python\n"))
@@ -71,17 +71,16 @@ def test_an_expected_error_written_as_a_value_becomes_a_raise_check() -> None:
 
 
 def test_a_cut_off_reply_keeps_its_whole_statements_and_only_stated_values() -> None:
-    scripts = checks_in_reply(HISTOGRAM_REPLY, request("ex-histogram"))
-    script = scripts.said
+    script = checks_in_reply(HISTOGRAM_REPLY, request("ex-histogram"))
     assert script == ("from histogram import bin_counts\n"
                       "assert bin_counts([0, 1, 2, 5, 9, 10, 11], 0, 10, 2) == [3, 3]\n")
     assert solved("ex-histogram", script).failed == []
-    assert scripts.own is not None  # the model's own values, kept apart
-    assert scripts.own.count("assert ") == 3 and "[3, 3]" not in scripts.own
+    invented = HISTOGRAM_REPLY.strip("`").removeprefix("python\n").rsplit("\n", 1)[0] + "\n"
+    assert len(solved("ex-histogram", invented).failed) == 3  # the model's own values: wrong
 
 
 def test_raise_checks_in_every_form_run_as_meant_and_bad_lines_go() -> None:
-    script = checks_in_reply(DURATION_REPLY, request("ex-parse-duration")).said
+    script = checks_in_reply(DURATION_REPLY, request("ex-parse-duration"))
     assert script is not None
     assert "import pytest" not in script and "1 h\") raises" not in script
     assert script.count("parse_duration('2d') == 172800") == 1
@@ -98,24 +97,13 @@ def test_an_error_the_request_never_names_is_not_checked() -> None:
     script = ("from buffer import TextBuffer\n"
               "assert raises(ValueError, TextBuffer().insert, -1, 'Hello')\n"
               "assert raises(IndexError, TextBuffer().insert, -1, 'Hello')\n")
-    assert tidy_checks(script, said) == ("from buffer import TextBuffer\n"
+    assert said_checks(script, said) == ("from buffer import TextBuffer\n"
                                          "assert raises(IndexError, TextBuffer().insert, -1, "
                                          "'Hello')\n")
 
 
-def test_the_checks_the_request_does_not_state_are_the_models_own() -> None:
-    said = "insert(position, text): raise IndexError if position is below 0. 'Hello' works."
-    script = ("from buffer import TextBuffer\n"
-              "assert raises(ValueError, TextBuffer().insert, -1, 'Hello')\n"
-              "assert raises(IndexError, TextBuffer().insert, -1, 'Hello')\n")
-    assert tidy_checks(script, said, said=False) == (
-        "from buffer import TextBuffer\n"
-        "assert raises(ValueError, TextBuffer().insert, -1, 'Hello')\n")
-
-
 def test_a_reply_without_a_code_block_has_no_checks() -> None:
-    assert checks_in_reply("I would check insert() with a few values.", "insert") == \
-        CheckScripts()
+    assert checks_in_reply("I would check insert() with a few values.", "insert") is None
 
 
 @pytest.mark.parametrize("script", [
@@ -125,18 +113,18 @@ def test_a_reply_without_a_code_block_has_no_checks() -> None:
     "",
 ])
 def test_a_script_with_nothing_checkable_left_is_none(script: str) -> None:
-    assert tidy_checks(script, "f(1) is 2") is None
+    assert said_checks(script, "f(1) is 2") is None
 
 
 def test_at_most_fifteen_distinct_checks_are_kept() -> None:
     script = "from m import f\n" + "".join(f"assert f({n}) == {n}\n" for n in range(40))
-    tidied = tidy_checks(script, " ".join(str(n) for n in range(40)))
+    tidied = said_checks(script, " ".join(str(n) for n in range(40)))
     assert tidied is not None and tidied.count("assert ") == MAX_CHECKS == 15
 
 
 def test_a_test_function_is_a_check_and_its_asserts_are_read_as_meant() -> None:
     script = ("from m import f\n\n\ndef test_f():\n    assert f('x') == ValueError\n")
-    tidied = tidy_checks(script, "f('x') raises ValueError")
+    tidied = said_checks(script, "f('x') raises ValueError")
     assert tidied is not None
     assert "def test_f():\n    assert raises(ValueError, lambda: f('x'))" in tidied
 
@@ -147,22 +135,23 @@ def test_the_last_line_of_a_reply_cut_off_inside_its_block_is_dropped_even_if_it
     cut = ("```python\nfrom lru import LRUCache\n\n"
            "assert raises(ValueError, LRUCache, 0)\nassert LRUCache(1).get(1) == None\n"
            "assert LR")
-    scripts = checks_in_reply(cut, request("ex-lru-cache"))
-    assert scripts == CheckScripts(
-        "from lru import LRUCache\nassert raises(ValueError, LRUCache, 0)\n",
-        "from lru import LRUCache\nassert LRUCache(1).get(1) == None\n")
-    closed = checks_in_reply(cut + "\n```", request("ex-lru-cache"))
-    assert closed.own is not None and closed.own.endswith("assert LR\n")
+    assert checks_in_reply(cut, request("ex-lru-cache")) == (
+        "from lru import LRUCache\nassert raises(ValueError, LRUCache, 0)\n")
+    # Cut off right after a whole stated check: that line goes too; closed, it stays.
+    ended = ("```python\nfrom lru import LRUCache\n\nassert LRUCache(1).get(1) == None\n"
+             "assert raises(ValueError, LRUCache, 0)")
+    assert checks_in_reply(ended, request("ex-lru-cache")) is None
+    assert checks_in_reply(ended + "\n```", request("ex-lru-cache")) == (
+        "from lru import LRUCache\nassert raises(ValueError, LRUCache, 0)\n")
 
 
-def test_a_check_made_only_of_zeros_ones_and_none_is_the_models_own() -> None:
+def test_a_check_made_only_of_zeros_ones_and_none_is_the_models_guess_and_dropped() -> None:
     # ex-lru-cache's checks: every value is "stated" (0 and 1 always are), and the first two
     # are wrong: put returns None. The reference solution fails them.
     reply = ("```python\nfrom lru import LRUCache\n"
              "assert LRUCache(1).put(1, 1) == 1\nassert LRUCache(1).get(1) == 1\n"
              "assert raises(ValueError, LRUCache, 0)\nassert LRUCache(1).get(1) is None\n```")
-    scripts = checks_in_reply(reply, request("ex-lru-cache"))
-    assert scripts.said == "from lru import LRUCache\nassert raises(ValueError, LRUCache, 0)\n"
-    assert solved("ex-lru-cache", scripts.said).failed == []
-    assert scripts.own is not None and scripts.own.count("assert ") == 3
-    assert len(solved("ex-lru-cache", scripts.own).failed) == 2
+    script = checks_in_reply(reply, request("ex-lru-cache"))
+    assert script == "from lru import LRUCache\nassert raises(ValueError, LRUCache, 0)\n"
+    assert solved("ex-lru-cache", script).failed == []
+    assert len(solved("ex-lru-cache", reply.strip("`").removeprefix("python\n")).failed) == 2

@@ -33,14 +33,19 @@ def test_other_modules_and_a_script_without_module_are_left_alone() -> None:
     assert kept(script, set(), module="") == script.strip()
 
 
-def test_a_name_the_request_says_is_kept_though_the_file_lacks_it() -> None:
-    reply = ("```python\nfrom durations import parse_duration, format_duration, helper\n"
-             "assert parse_duration('1h') == 3600\nassert format_duration(3600) == '1h'\n"
-             "assert helper() == 1\n```")
-    scripts = checks_in_reply(reply, "Implement parse_duration and format_duration: "
-                                     "parse_duration('1h') is 3600, format_duration(3600) "
-                                     "is '1h'.", "durations", {"parse_duration"})
-    assert scripts.said == ("from durations import parse_duration, format_duration\n"
-                            "assert parse_duration('1h') == 3600\n"
-                            "assert format_duration(3600) == '1h'\n")
-    assert scripts.own is None
+REPLY = ("```python\nfrom durations import parse_duration, format_duration, helper\n"
+         "assert parse_duration('1h') == 3600\nassert format_duration(3600) == '1h'\n"
+         "assert helper() == 1\n```")
+WORDS = ("Implement parse_duration and format_duration: parse_duration('1h') is 3600, "
+         "format_duration(3600) is '1h'.")
+
+
+def test_a_name_the_file_lacks_is_dropped_even_when_the_request_says_it() -> None:
+    assert checks_in_reply(REPLY, WORDS, "durations", {"parse_duration"}) == (
+        "from durations import parse_duration\nassert parse_duration('1h') == 3600\n")
+
+
+def test_once_the_file_defines_the_name_the_request_says_its_check_is_kept() -> None:
+    assert checks_in_reply(REPLY, WORDS, "durations", {"parse_duration", "format_duration"}) == (
+        "from durations import parse_duration, format_duration\n"
+        "assert parse_duration('1h') == 3600\nassert format_duration(3600) == '1h'\n")

@@ -19,9 +19,13 @@ def make(tid: int, status: str = "pending", quality: float | None = None) -> Tas
     return task
 
 
-def test_task_has_fifteen_fields_and_phase_twenty() -> None:
-    assert len(Task.__dataclass_fields__) == 15
+def test_task_has_sixteen_fields_and_phase_twenty() -> None:
+    assert len(Task.__dataclass_fields__) == 16
     assert len(Phase.__dataclass_fields__) == 20
+
+
+def test_a_new_task_has_changed_no_file() -> None:
+    assert make(1).changed == [] and make(2, "done").changed == []
 
 
 @pytest.mark.parametrize("path", [["running", "done"], ["running", "failed"], ["blocked"],
