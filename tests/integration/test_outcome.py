@@ -24,30 +24,36 @@ def ending(events: list) -> tuple[Summary, RunFinished]:
 
 
 TWO_REQUIREMENTS = ["Set the port in config.py to 8080", "Turn DEBUG off in config.py"]
+TWO_ASKED = "Set the port in config.py to 8080 and turn DEBUG off in config.py."
 
 
 def test_a_clean_run_succeeds_with_every_requirement_done(ws: Path) -> None:
-    events, _ = run([
+    events, model = run([
         analysis("Configure the server", requirements=TWO_REQUIREMENTS),
-        phases((1, "Edit config", [])),
         plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080"),
              task(2, "edit_file", [1], path="config.py", old_text="DEBUG = True",
                   new_text="DEBUG = False")),
-        judge([1, 2]),
         summary("## Done\n\nThe port is 8080 and debug is off."),
-    ], ws)
+    ], ws, request=TWO_ASKED)
     final, finished = ending(events)
+    assert (ws / "config.py").read_text(encoding="utf-8") == "PORT = 8080\nDEBUG = False\n"
     assert finished.status == "completed" and finished.outcome == "succeeded"
     assert final.outcome == "succeeded"
+    assert finished.verification == "unverified" and finished.verification_line == "not verified"
+    # both edits were clean and nothing failed: the engine decided the round, not a judge call
+    verdict, = of(events, "judged")
+    assert verdict.by_engine and verdict.user_summary.startswith("Decided from the facts:")
+    assert "judge" not in [c.stage for c in of(events, "llm_call")]
     assert [r["requirement"] for r in final.requirements] == TWO_REQUIREMENTS
     assert [r["status"] for r in final.requirements] == ["done", "done"]
-    assert all("edit_file" in r["evidence"] for r in final.requirements)
+    for entry in final.requirements:
+        assert "config.py written by task 2 in round 1 (edit_file config.py)." in entry["evidence"]
+        assert "not verified" in entry["evidence"]
 
 
 def test_a_phase_that_fails_all_its_tasks_is_not_a_success(ws: Path) -> None:
     events, _ = run([
         analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"]),
-        phases((1, "Fix parser", [], 1)),
         plan(task(1, "read_file", path="parser.py"),
              task(2, "edit_file", [1], path="parser.py", old_text="a", new_text="b")),
         judge([], [1, 2], completed=False, action="replan", level="planning",
@@ -55,12 +61,14 @@ def test_a_phase_that_fails_all_its_tasks_is_not_a_success(ws: Path) -> None:
         plan(task(1, "read_file", path="src/parser.py")),
         judge([], [1], completed=False, action="end_phase", reason="no parser anywhere"),
         summary("## Could not fix\n\nThe parser file was not found.", highlights=[]),
-    ], ws, think_stage="never")
+    ], ws, request="Fix parser.py so the tests pass", think_stage="never")
     final, finished = ending(events)
     assert finished.status == "completed"
-    assert finished.outcome in ("failed", "partial") and finished.outcome == "failed"
+    assert finished.outcome == "failed"
+    assert [r["requirement"] for r in final.requirements] == ["Fix parser.py so the tests pass"]
     assert [r["status"] for r in final.requirements] == ["failed"]
-    assert "read_file failed" in final.requirements[0]["evidence"]
+    assert final.requirements[0]["evidence"] == "No file was changed."
+    assert sorted(p.name for p in ws.iterdir()) == ["config.py"]
 
 
 def test_the_model_cannot_claim_a_requirement_the_record_contradicts(ws: Path) -> None:
@@ -70,13 +78,14 @@ def test_the_model_cannot_claim_a_requirement_the_record_contradicts(ws: Path) -
          "evidence": "fixed it"}]
     events, _ = run([
         analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"]),
-        phases((1, "Fix parser", [], 1)),
         plan(task(1, "read_file", path="parser.py")),
         judge([1], completed=True, action="end_phase"),
         claimed,
-    ], ws)
+    ], ws, request="Fix parser.py so the tests pass")
     final, finished = ending(events)
+    assert final.requirements[0]["requirement"] == "Fix parser.py so the tests pass"
     assert final.requirements[0]["status"] == "failed"
+    assert "fixed it" not in final.requirements[0]["evidence"]
     assert finished.outcome == "failed"
 
 
@@ -86,14 +95,16 @@ def test_one_of_two_phases_done_is_partial(ws: Path) -> None:
                                                        "Write the changelog NOTES.md"]),
         phases((1, "Port", []), (2, "Changelog", [1])),
         plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080")),
-        judge([1]),
         plan(task(1, "read_file", path="NOTES.md")),
         judge([], [1], completed=False, action="end_phase", reason="no NOTES.md"),
         summary(),
-    ], ws, think_stage="never")
+    ], ws, request="Set the port to 8080, then write the changelog NOTES.md.",
+        think_stage="never")
     final, finished = ending(events)
     assert finished.outcome == "partial"
+    assert [j.by_engine for j in of(events, "judged")] == [True, False]
     assert [r["status"] for r in final.requirements] == ["done", "failed"]
+    assert "config.py written by task 1" in final.requirements[0]["evidence"]
 
 
 def test_a_run_whose_every_stage_reply_was_unusable_failed(ws: Path) -> None:
@@ -113,28 +124,35 @@ def test_an_unreachable_model_fails_and_the_fallback_lists_the_goal(ws: Path) ->
     assert final.requirements[0]["requirement"] == "Rename foo to bar"
 
 
-def test_classic_answer_has_no_checklist_but_says_why(ws: Path) -> None:
+def test_a_classic_answer_is_held_to_the_request_it_answers(ws: Path) -> None:
     events, _ = run([
         {"tool": "read_file", "arguments": {"path": "config.py"}},
         {"text": "The port is 8000."},
-    ], ws, use_phase_task=False)
+    ], ws, request="Which port does config.py set?", use_phase_task=False)
     final, finished = ending(events)
     assert finished.outcome == "succeeded"
-    assert final.requirements == [] and "classic loop" in final.requirements_note
+    assert final.requirements == [{
+        "requirement": "Which port does config.py set?", "status": "done",
+        "evidence": "Answered in the run's final reply. "
+                    "Found by task 1 in round 1 (read_file config.py)."}]
 
 
-def test_classic_summary_call_derives_the_requirements(ws: Path) -> None:
+def test_a_classic_summary_cannot_claim_a_change_the_loop_never_made(ws: Path) -> None:
     derived = summary("## Stopped\n\nThe config was read; nothing was changed.")
     derived["arguments"]["requirements"] = [
-        {"requirement": "Read config.py", "status": "done", "evidence": "task 1 read_file"},
-        {"requirement": "Change the port", "status": "done", "evidence": "claimed"}]
+        {"requirement": "Change the port in config.py to 8080", "status": "done",
+         "evidence": "claimed"}]
     events, _ = run([
         {"tool": "read_file", "arguments": {"path": "config.py"}},
         {"tool": "read_file", "arguments": {"path": "config.py"}},
         derived,
-    ], ws, use_phase_task=False, max_iterations=2)
+    ], ws, request="Change the port in config.py to 8080", use_phase_task=False,
+        max_iterations=2)
     final, finished = ending(events)
     assert finished.status == "budget_exhausted" and finished.outcome == "failed"
-    assert [r["requirement"] for r in final.requirements] == ["Read config.py", "Change the port"]
-    assert final.requirements[1]["status"] == "failed"  # claimed done; the loop was cut short
+    assert [r["requirement"] for r in final.requirements] == [
+        "Change the port in config.py to 8080"]
+    assert final.requirements[0]["status"] == "failed"  # claimed done; nothing was written
+    assert final.requirements[0]["evidence"] == "No file was changed."
+    assert (ws / "config.py").read_text(encoding="utf-8") == "PORT = 8000\nDEBUG = True\n"
     assert of(events, "summary")[0].generated_by == "model"
