@@ -18,7 +18,9 @@ from core.tools.workspace_tests import is_test_file
 CHANGE_WORDS = re.compile(
     r"\b(implement|implements|implementing|add|adds|create|creates|write|writes|fix|fixes|"
     r"change|changes|update|updates|rename|renames|refactor|remove|delete|replace|modify|"
-    r"edit|convert|insert|append|rewrite|generate|save|store|bump|"
+    r"edit|convert|insert|append|rewrite|generate|save|store|bump|switch|turn|enable|disable|"
+    r"move|increase|decrease|raise|lower|sort|format|translate|upgrade|migrate|calculate|"
+    r"compute|build|solve|complete|extend|"
     r"make\s+\w+\s+(?:return|raise|accept|handle|use)|set\s+\w+\s+to)\b", re.IGNORECASE)
 CHANGE_WORDS_ZH = re.compile(r"(实现|添加|增加|创建|新建|编写|写入|修复|修改|更改|改成|改为|更新|重命名|重构|"
                              r"删除|替换|转换|插入|保存|生成)")

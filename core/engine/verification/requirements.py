@@ -2,8 +2,9 @@
 
 **Grounded or assumed.** A requirement the analysis lists is the person's when it points at
 their words: its quote appears in the request, or most of its content words do. One that
-cannot be grounded ("read the strands from the input files" for a request that names no
-input file) is an *assumption*: shown as such, planned after the requirements, never counted
+cannot be grounded (more than half its content words must be the request's: "read the
+strands from the input files" for a request that names no input file is not) is an
+*assumption*: shown as such, planned after the requirements, never counted
 in the outcome.
 
 **Evidence** is built from what ran, as sentences a person reads: for a request to change
@@ -62,7 +63,7 @@ def grounded(requirement: str, quote: str, request: str) -> bool:
     asked = words_of(request)
     for text in (quote, requirement):
         wanted = words_of(text)
-        if wanted and len(wanted & asked) >= max(1, GROUNDED_SHARE * len(wanted)):
+        if wanted and len(wanted & asked) > GROUNDED_SHARE * len(wanted):
             return True
     return False
 
@@ -99,22 +100,29 @@ def attributed(requirement: str, records: list[PhaseRecord]) -> list[PhaseRecord
     return [r for score, r in scored if score == best and best > 0] or live
 
 
-def _task_line(task: Task) -> str:
+def _task_line(task: Task, phase: int = 0) -> str:
+    """"task 2 in round 1 (write_file calc.py)", with the phase when the run had several."""
     arguments = task.arguments
     target = arguments.get("path") or arguments.get("command") or arguments.get("pattern") \
         or arguments.get("query") or ""
     shown = f" {str(target)[:80]}" if target else ""
-    return f"task {task.id} in round {task.round} ({task.tool}{shown})"
+    where = f"phase {phase}, round {task.round}" if phase else f"round {task.round}"
+    return f"task {task.id} in {where} ({task.tool}{shown})"
 
 
-def change_evidence(records: list[PhaseRecord], state: VerificationState) -> tuple[bool, str]:
+def _tasks(records: list[PhaseRecord], several: bool) -> list[tuple[Task, int]]:
+    return [(t, r.phase.id if several else 0) for r in records for t in r.phase.tasks]
+
+
+def change_evidence(records: list[PhaseRecord], state: VerificationState,
+                    several: bool = False) -> tuple[bool, str]:
     """Whether the records hold a write that made a change, and the sentences saying so."""
-    writes = [t for r in records for t in r.phase.tasks
+    writes = [(t, p) for t, p in _tasks(records, several)
               if t.tool in WRITES and t.status == "done" and t.changed]
     changed = sorted({path for r in records for path in r.changed_files})
     if not writes and not changed:
         return False, "No file was changed."
-    parts = [f"{', '.join(t.changed)} written by {_task_line(t)}." for t in writes[-3:]]
+    parts = [f"{', '.join(t.changed)} written by {_task_line(t, p)}." for t, p in writes[-3:]]
     if not writes:
         parts.append(f"Changed by a command: {', '.join(changed[:4])}.")
     parts.append(" ".join(state.sentences) if state.checked else
@@ -122,13 +130,13 @@ def change_evidence(records: list[PhaseRecord], state: VerificationState) -> tup
     return True, " ".join(parts)
 
 
-def answer_evidence(records: list[PhaseRecord]) -> tuple[bool, str]:
+def answer_evidence(records: list[PhaseRecord], several: bool = False) -> tuple[bool, str]:
     """Whether the records hold a read, search or command that succeeded, and what ran."""
-    looks = [t for r in records for t in r.phase.tasks
+    looks = [(t, p) for t, p in _tasks(records, several)
              if t.tool not in WRITES and t.status == "done"]
     if not looks:
         return False, "No task found anything."
-    return True, "Found by " + "; ".join(_task_line(t) for t in looks[-3:]) + "."
+    return True, "Found by " + "; ".join(_task_line(t, p) for t, p in looks[-3:]) + "."
 
 
 def record_entry(requirement: str, records: list[PhaseRecord], state: VerificationState,
@@ -140,7 +148,11 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
             s == "not_attempted" for s in statuses):
         return {"requirement": requirement, "status": "not_attempted",
                 "evidence": "Its phase was blocked and never ran."}
-    has, evidence = change_evidence(records, state) if changes else answer_evidence(about)
+    several = len([r for r in records if r.phase.status != "superseded"]) > 1
+    wrote = changes or any(r.changed_files for r in records)
+    has, evidence = change_evidence(about, state, several) if wrote and any(
+        r.changed_files for r in about) else change_evidence(records, state, several) \
+        if wrote else answer_evidence(about, several)
     if answered and not changes:
         has, evidence = True, "Answered in the run's final reply. " + evidence
     phases_done = bool(statuses) and all(s == "done" for s in statuses) or answered

@@ -1,0 +1,205 @@
+"""Never worse than the model alone (issue 35), with the scripted model: the first write of a
+file the request names sends exactly the one-shot prompt; a later candidate replaces it only on
+the engine's own evidence; requirements the person did not state are assumptions; a plan that
+creates files the request never mentions while the named file is untouched is refused; a round
+the facts settle needs no judge call; the analysis's language is a human language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import bench.evals.oneshot
+from core.engine.authoring.draft import oneshot_messages
+from core.tools.text_files import collect
+from tests.support.script import analysis, authored, judge, of, plan, run, summary, task
+
+STUB = "def add(a, b):\n    raise NotImplementedError\n"
+DRAFT = "def add(a, b):\n    return a + b\n"
+OTHER = "def add(a, b):\n    return sum([a, b])\n"
+ASK = "Implement add(a, b) in calc.py so it returns the sum."
+
+
+def workspace(tmp_path: Path, files: dict[str, str]) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_the_first_write_of_a_named_file_sends_the_one_shot_prompt(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"calc.py": STUB, "notes.md": "# notes\n"})
+    expected = oneshot_messages(ASK, collect(ws))
+    events, model = run([
+        analysis("Implement add"),
+        plan(task(1, "write_file", path="calc.py",
+                  instruction="Make add print the sum of a and b")),
+        authored(DRAFT, "calc.py"),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    draft = model.requests[2]
+    assert draft["messages"] == expected  # the person's words and the files, nothing else
+    assert "print" not in draft["messages"][1]["content"]  # the plan's paraphrase is not sent
+    assert draft["temperature"] == 0.0 and draft["tools"] == []
+    assert (ws / "calc.py").read_text() == DRAFT
+    # the evaluation's one-shot baseline builds its prompt with the very same function
+    assert bench.evals.oneshot.oneshot_messages is oneshot_messages
+    finished = of(events, "task_finished")[0]
+    assert "The draft: what the model alone wrote for the request." in finished.result
+
+
+def test_a_later_candidate_without_better_evidence_does_not_replace_the_draft(
+        tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"calc.py": STUB})
+    events, model = run([
+        analysis("Implement add"),
+        plan(task(1, "write_file", path="calc.py", instruction="implement add"),
+             task(2, "read_file", path="missing.py")),
+        authored(DRAFT, "calc.py"),
+        judge([1], [2], completed=False, action="replan", summary="Read failed."),
+        plan(task(1, "write_file", path="calc.py", instruction="use sum() instead")),
+        authored(OTHER, "calc.py"),
+        judge([1]),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    assert (ws / "calc.py").read_text() == DRAFT
+    assert len(of(events, "file_changed")) == 1
+    second = [e for e in of(events, "task_finished") if e.round == 2][0]
+    assert second.status == "done" and second.result.startswith("kept calc.py as it was")
+    later = model.requests[5]["messages"][1]["content"]
+    assert later.startswith(f"The person asked:\n{ASK}")  # the person's words come first
+    assert later.index(ASK) < later.index("The plan's note for this step")
+
+
+def test_a_repair_replaces_the_draft_only_when_more_of_the_workspaces_tests_pass(
+        tmp_path: Path) -> None:
+    tests = ("from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n"
+             "def test_add_negative():\n    assert add(-1, 1) == 0\n")
+    ws = workspace(tmp_path, {"calc.py": STUB, "test_calc.py": tests})
+    wrong = "def add(a, b):\n    return a * b\n"
+    events, model = run([
+        analysis("Implement add"),
+        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
+        authored(wrong, "calc.py"),
+        authored(DRAFT, "calc.py", before="Fixed:"),
+        summary("add is implemented and all tests pass."),
+    ], ws, request=ASK)
+    assert (ws / "calc.py").read_text() == DRAFT
+    repair = model.requests[3]["messages"][1]["content"]
+    assert repair.startswith(f"Request:\n{ASK}") and "test_add" in repair
+    assert "A repair: the draft failed a check the repair passes." in of(
+        events, "task_finished")[0].result
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan", "author",
+                                                         "author", "summarizer"]
+    final = of(events, "summary")[0]
+    assert (final.verification, final.verification_line) == ("verified", "2 tests pass")
+    assert "all tests pass" in final.final_summary  # true, so it stands
+    assert of(events, "run_finished")[0].outcome == "succeeded"
+
+
+def test_a_repair_that_does_no_better_leaves_the_draft(tmp_path: Path) -> None:
+    tests = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+    ws = workspace(tmp_path, {"calc.py": STUB, "test_calc.py": tests})
+    wrong = "def add(a, b):\n    return a * b\n"
+    worse = "def add(a, b):\n    return a - b\n"
+    events, _ = run([
+        analysis("Implement add"),
+        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
+        authored(wrong, "calc.py"),
+        authored(worse, "calc.py"),
+        judge([1], completed=False, action="end_phase", reason="the tests fail"),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    assert (ws / "calc.py").read_text() == wrong  # the draft stays: the repair was no better
+    final = of(events, "summary")[0]
+    assert (final.verification, final.verification_line) == ("failing", "1 of 1 test fail")
+    assert of(events, "run_finished")[0].outcome == "partial"
+
+
+def test_an_ungrounded_requirement_is_an_assumption_listed_after_the_requirements(
+        tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"calc.py": STUB})
+    events, model = run([
+        analysis("Implement add", requirements=[
+            {"requirement": "Handle both integer and floating-point inputs", "quote": ""},
+            {"requirement": "add returns the sum", "quote": "so it returns the sum"}]),
+        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
+        authored(DRAFT, "calc.py"),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    analysed = of(events, "request_analysed")[0]
+    assert analysed.requirements == ["add returns the sum"]
+    assert analysed.assumptions == ["Handle both integer and floating-point inputs"]
+    structured = model.requests[1]["messages"][1]["content"]
+    assert structured.index("[Requirements] add returns the sum") < structured.index(
+        "[Assumptions, not stated by the person")
+    final = of(events, "summary")[0]
+    assert [r["requirement"] for r in final.requirements] == ["add returns the sum"]
+    assert final.assumptions == ["Handle both integer and floating-point inputs"]
+    assert of(events, "run_finished")[0].outcome == "succeeded"
+
+
+def test_a_plan_creating_an_unmentioned_file_while_the_named_one_is_untouched_is_refused(
+        tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"hamming.py": "def distance(a, b):\n    raise NotImplementedError\n"})
+    ask = "Calculate the Hamming distance between two DNA strands in hamming.py."
+    events, model = run([
+        analysis("Hamming distance"),
+        plan(task(1, "write_file", path="dna_strands/distance.txt",
+                  instruction="the distance of the strands")),
+        authored("def distance(a, b):\n    return sum(x != y for x, y in zip(a, b))\n",
+                 "hamming.py"),
+        summary("distance is implemented."),
+    ], ws, request=ask)
+    assert not (ws / "dna_strands").exists()
+    assert "return sum(x != y" in (ws / "hamming.py").read_text()
+    warning = [n.message for n in of(events, "notice") if "does not mention" in n.message]
+    assert warning and "dna_strands/distance.txt" in warning[0] and "hamming.py" in warning[0]
+    planned = of(events, "tasks_planned")[0].tasks
+    assert [t["arguments"]["path"] for t in planned] == ["hamming.py"]
+
+
+def test_a_round_the_facts_settle_needs_no_judge_call(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"calc.py": STUB})
+    events, _ = run([
+        analysis("Implement add"),
+        plan(task(1, "read_file", path="calc.py")),
+        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
+        authored(DRAFT, "calc.py"),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "plan", "plan", "author", "summarizer"]
+    judged = of(events, "judged")
+    assert [(j.by_engine, j.next_action, j.phase_completed) for j in judged] == [
+        (True, "continue_phase", False), (True, "end_phase", True)]
+    assert judged[1].user_summary.startswith("Decided from the facts: calc.py written")
+
+
+def test_a_failed_task_still_goes_to_the_judge(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"calc.py": STUB})
+    events, _ = run([
+        analysis("Implement add"),
+        plan(task(1, "write_file", path="calc.py", instruction="implement add"),
+             task(2, "read_file", path="missing.py")),
+        authored(DRAFT, "calc.py"),
+        judge([1], [2], summary="The read failed but add is done."),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    assert [c.stage for c in of(events, "llm_call")].count("judge") == 1
+    assert of(events, "judged")[0].by_engine is False
+
+
+def test_a_programming_language_is_not_the_persons_language(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"calc.py": STUB})
+    events, model = run([
+        analysis("Implement add", language="Python"),  # as the 1.5B model answered
+        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
+        authored(DRAFT, "calc.py"),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    assert of(events, "request_analysed")[0].language == "English"
+    sent = "\n".join(str(m.get("content")) for r in model.requests for m in r["messages"])
+    assert "in Python, the person's language" not in sent
+    assert "The request is written in Python" not in sent

@@ -1,0 +1,82 @@
+"""The verification state from the checks that ran, the claims held to it, and the requirements
+the person's words bear out (core/engine/verification)."""
+
+from __future__ import annotations
+
+from core.engine.verification.claims import claims, held_to
+from core.engine.verification.requirements import grounded
+from core.engine.verification.state import Check, VerificationState, digest, verify
+
+FINAL = {"calc.py": "def add(a, b):\n    return a + b\n"}
+
+
+def test_nothing_changed_or_checked_is_unverified() -> None:
+    assert verify({}, []).state == "unverified"
+    state = verify(FINAL, [])
+    assert (state.state, state.line) == ("unverified", "not verified")
+    assert state.sentences == ("Nothing checked calc.py as it is now.",)
+
+
+def test_tests_on_the_final_files_verify_and_an_earlier_run_does_not() -> None:
+    now = {"calc.py": digest(FINAL["calc.py"])}
+    ran = Check("tests", now, 12, 0, "the workspace's tests, run by the engine")
+    state = verify(FINAL, [ran])
+    assert (state.state, state.line) == ("verified", "12 tests pass")
+    assert state.sentences == ("On the final files, 12 tests pass (the workspace's tests, run by "
+                               "the engine).",)
+    before = Check("command", {"calc.py": digest("def add(a, b):\n    pass\n")}, 3, 0, "task 1")
+    assert verify(FINAL, [before]).state == "unverified"
+
+
+def test_a_failing_check_on_the_final_files_is_failing_and_says_how_many() -> None:
+    now = {"calc.py": digest(FINAL["calc.py"])}
+    state = verify(FINAL, [Check("tests", now, 10, 2, "task 3")])
+    assert (state.state, state.line) == ("failing", "2 of 12 tests fail")
+
+
+def test_examples_cover_only_their_file() -> None:
+    final = {**FINAL, "notes.txt": "done\n"}
+    examples = Check("examples", {"calc.py": digest(FINAL["calc.py"])}, 4, 0, "examples",
+                     covers_all=False)
+    state = verify(final, [examples])
+    assert state.state == "unverified"
+    assert "Nothing checked notes.txt as it is now." in state.sentences
+    assert verify(FINAL, [examples]).line == "4 checks of the request's examples pass"
+
+
+def test_a_claim_of_tests_is_replaced_when_nothing_ran() -> None:
+    text = ("Implemented add in calc.py. The function was tested with various inputs and "
+            "passed all tests. It returns the sum.")
+    held, replaced = held_to(text, verify(FINAL, []))
+    assert replaced
+    assert held == ("Implemented add in calc.py. No test or check ran on the final files, so "
+                    "this is not verified. It returns the sum.")
+
+
+def test_claims_stand_when_verified_and_a_failing_run_replaces_only_claims_of_passing() -> None:
+    text = "- All tests pass.\n- calc.py changed."
+    verified = VerificationState("verified", "3 tests pass")
+    assert held_to(text, verified) == (text, False)
+    failing = VerificationState("failing", "1 of 3 tests fail")
+    held, replaced = held_to(text, failing)
+    assert replaced and held == "- On the final files, 1 of 3 tests fail.\n- calc.py changed."
+    assert held_to("The tests ran: 1 of 3 fail.", failing) == ("The tests ran: 1 of 3 fail.",
+                                                               False)
+
+
+def test_sentences_that_say_nothing_ran_are_not_claims() -> None:
+    assert not claims("No test or check ran on the final files.")
+    assert not claims("The tests were not run.")
+    assert not claims("Added tests for slugify to test_textutils.py.")
+    assert claims("Verified that the port is 8080.")
+    assert claims("I ran pytest and everything is green.")
+
+
+def test_requirements_are_grounded_in_the_persons_words() -> None:
+    request = "Implement add in calc.py so it returns the sum"
+    assert grounded("add returns the sum of its arguments", "", request)
+    assert grounded("Report whether a year is a leap year", "so it returns the sum", request)
+    assert not grounded("Handle both integer and floating-point inputs", "", request)
+    assert not grounded("Read the DNA strands from the input files", "",
+                        "Calculate the Hamming distance between two DNA strands in hamming.py")
+    assert not grounded("close all existing connections", "", "Switch to port 8080")
