@@ -108,14 +108,16 @@ def assert_pairs_intact(messages: list[dict]) -> None:
 
 def test_rounds_planned_by_the_judge_keep_the_protocol_exact(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("# hello\n")
-    replies = [analysis("Read, then note", phases=2),
-               phases((1, "Read", []), (2, "Note", [1]),
-                      first_tasks=[task(1, "read_file", path="README.md")]),
-               judge([1], next_tasks=[task(1, "write_file", path="notes.md", content="n")]),
+    replies = [analysis("List, then read the README", phases=2),
+               phases((1, "List", []), (2, "Read", [1]),
+                      first_tasks=[task(1, "list_files")]),
+               judge([1], next_tasks=[task(1, "read_file", path="README.md")]),
                judge([1]), summary()]
     with FakeOpenAI(replies) as server:
         events = run_against(server, tmp_path)
-    assert events[-1].status == "completed" and (tmp_path / "notes.md").read_text() == "n"
+    assert events[-1].status == "completed"
+    read = [e for e in of(events, "task_finished") if e.tool == "read_file"]
+    assert [e.status for e in read] == ["done"] and "# hello" in read[0].result
     bodies = [r["body"] for r in server.requests]
     assert [b["tool_choice"]["function"]["name"] for b in bodies] == [
         "request_analyser", "phase_planner", "judge_tasks", "judge_tasks", "summarizer"]
@@ -123,7 +125,7 @@ def test_rounds_planned_by_the_judge_keep_the_protocol_exact(tmp_path: Path) -> 
         assert_pairs_intact(body["messages"])
     # the second phase's judge sees the handed-over round as executed tool calls
     calls = [c["function"]["name"] for m in bodies[3]["messages"] for c in m.get("tool_calls", [])]
-    assert calls == ["write_file"]
+    assert calls == ["read_file"]
 
 
 def test_the_endpoints_model_list_through_the_real_client() -> None:
