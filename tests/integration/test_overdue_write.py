@@ -1,9 +1,12 @@
 """A request that asks for a change, plans that only repeat reads: the engine writes the file.
 
-Replays the 1.5B Qwen's recorded run of the ``ex-query-string`` exercise (its plans listed and
-read query.py four times; the phase ended stalled and the stub was never written) and checks
-what a person sees: the file on disk, the notice that says why the engine planned the write,
-the task card, and the run's outcome.
+Scripted after the 1.5B Qwen's recorded run of the ``ex-query-string`` exercise (its plans
+listed and read query.py four times; the phase ended stalled and the stub was never written).
+The recording itself can no longer be replayed: the engine now decides a read-only round of a
+request to change files without a judge call (and so without Think), so the recorded judge
+and Think replies would answer Plan calls. The scripts keep the recorded plans, request and
+workspace, and check what a person sees: the file on disk, the notice that says why the
+engine planned the write, the task card, and the run's outcome.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from core.engine.requests import named_files
 from core.engine.build import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
-from tests.support.script import authored, judge, of, settings, summary
+from tests.support.script import analysis, authored, judge, of, plan, settings, summary, \
+    task, think
 
 TRANSCRIPT = Path(__file__).resolve().parents[1] / "support" / "transcripts" / "ex-query-string"
 SOLUTION = '''"""URL query strings."""
@@ -60,57 +64,75 @@ def workspace(tmp_path: Path) -> Path:
     return folder
 
 
+GOAL = "Implement parse_query(text) and build_query(params) in query.py"
+READS = (task(1, "list_files", path="query.py"),
+         task(2, "read_file", path="query.py", start_line=1, end_line=20))
+SEARCH = task(3, "search_code", pattern="parse_query(text)", path="query.py")
+
+
+def stalled_plans() -> list[dict[str, Any]]:
+    """The recorded run's analysis goal and its plans: list and read, then the same with a
+    search, then that again (the engine decides the read-only rounds itself)."""
+    return [analysis(GOAL), plan(*READS), plan(*READS, SEARCH), plan(*READS, SEARCH)]
+
+
 def test_the_engine_writes_the_named_file_when_the_plans_only_repeat_reads(tmp_path: Path
                                                                            ) -> None:
     folder = workspace(tmp_path)
     request = (TRANSCRIPT / "request.txt").read_text().strip()
-    replies = recorded()
-    assert replies[6]["tool"] == "plan_tool_call"  # round 3: the list and read again
-    events, model = replay(replies[:7] + [
+    events, model = replay(stalled_plans() + [
         authored(SOLUTION, "query.py"),
-        judge([1], summary="The functions are implemented."),
         summary("## Done\n\n- query.py implemented")], folder, request)
     namespace: dict[str, Any] = {}
     exec((folder / "query.py").read_text(), namespace)
     assert namespace["parse_query"]("?a=1&&b=2&a=3") == {"a": ["1", "3"], "b": ["2"]}
-    notices = [n.message for n in of(events, "notice")]
-    assert ("Phase 1, round 3: the plan only repeats earlier calls and nothing is written "
-            "yet, though the request asks for changes; the engine plans the write of query.py "
-            "itself.") in notices
-    assert not any("repeats earlier work" in n for n in notices)
+    notices = [n for n in of(events, "notice") if n.assist == "overdue_write"]
+    assert [n.message for n in notices] == [
+        "Phase 1, round 3: the plan only repeats earlier calls and nothing is written "
+        "yet, though the request asks for changes; the engine plans the write of query.py "
+        "itself."]
+    assert not any("repeats earlier work" in n.message for n in of(events, "notice"))
     planned = of(events, "tasks_planned")[-1]
     assert [(t["tool"], t["arguments"]["path"]) for t in planned.tasks] == [
         ("write_file", "query.py")]
-    assert "Implement the parse_query and build_query functions" in \
-        planned.tasks[0]["arguments"]["instruction"]  # Think's strategy
-    author_prompt = model.requests[7]["messages"][-1]["content"]
-    assert "raise NotImplementedError" in author_prompt  # the stub it was shown
+    assert planned.tasks[0]["arguments"]["instruction"] == GOAL  # the phase goal
+    # the write is the file's draft: the one-shot prompt, the person's words and the stub
+    draft = model.requests[4]["messages"]
+    assert draft[0]["content"].startswith("You are an expert programmer")
+    assert draft[1]["content"].startswith(f"Request:\n{request}")
+    assert "raise NotImplementedError" in draft[1]["content"]
     written = [e for e in of(events, "task_finished") if e.tool == "write_file"]
     assert [e.status for e in written] == ["done"]
     assert [e.path for e in of(events, "file_changed")] == ["query.py"]
+    assert [(j.round, j.by_engine) for j in of(events, "judged")] == [
+        (1, True), (2, True), (3, True)]  # no judge call: reads, reads, a clean write
     assert events[-1].outcome == "succeeded" and model.remaining == 0
 
 
 def test_the_engine_plans_the_write_once_per_phase(tmp_path: Path) -> None:
-    """An authored reply without a usable block fails the write; the plan that repeats the
-    reads after it is held back as before (no second write by the engine), and the run is not
-    a success."""
+    """A draft reply without a usable block (and the per-file prompt's likewise) fails the
+    write; the plan that repeats the reads after it is held back as before (no second write
+    by the engine), and the run is not a success."""
     folder = workspace(tmp_path)
     request = (TRANSCRIPT / "request.txt").read_text().strip()
-    replies = recorded()
     broken = {"text": "I will implement the functions now."}
-    events, _ = replay(replies[:7] + [broken,
-                                      judge([], [1], completed=False, action="continue_phase",
-                                            summary="The write failed."),
-                                      replies[5], replies[6], summary()], folder, request)
+    events, model = replay(stalled_plans() + [
+        broken, broken,
+        judge([], [1], completed=False, action="continue_phase", summary="The write failed."),
+        think(False, True, "Implement the parse_query and build_query functions in query.py."),
+        plan(*READS, SEARCH), summary()], folder, request)
     assert "raise NotImplementedError" in (folder / "query.py").read_text()
     notices = [n.message for n in of(events, "notice")]
     assert sum("the engine plans the write of query.py itself" in n for n in notices) == 1
     assert ("Phase 1, round 4: the plan only repeats earlier work; asking for a different "
             "plan.") in notices
+    # the one-shot draft gave no block for query.py, so the file's own plain prompt followed
+    plain = model.requests[5]["messages"][-1]["content"]
+    assert plain.startswith(f"Request:\n{request}") and "\nquery.py:\n```python\n" in plain
+    assert "Reply with the complete new content of query.py" in plain
     failed = [e for e in of(events, "task_finished") if e.tool == "write_file"]
     assert [e.status for e in failed] == ["failed"] and "block" in failed[0].error
-    assert events[-1].outcome != "succeeded"
+    assert events[-1].outcome != "succeeded" and model.remaining == 0
 
 
 def test_a_request_that_forbids_changes_gets_no_write_from_the_engine(tmp_path: Path) -> None:
