@@ -241,7 +241,8 @@
     const run = PD.currentRun();
     const footer = PD.el("div", "run-footer");
     run.live.textContent = "";
-    PD.add(footer, PD.outcomeBadge(ev.outcome), PD.chip("LLM calls", PD.num(ev.llm_calls).toLocaleString()),
+    PD.add(footer, PD.outcomeBadge(ev.outcome), PD.verificationBadge(ev.verification, ev.verification_line),
+      PD.chip("LLM calls", PD.num(ev.llm_calls).toLocaleString()),
       PD.chip("Prompt tokens", PD.num(ev.prompt_tokens).toLocaleString()),
       PD.chip("Completion tokens", PD.num(ev.completion_tokens).toLocaleString()));
     if (run.cached) {

@@ -1,0 +1,94 @@
+"""What the page shows of what a run verified (issues 36, 35, 38 item 7), in the real window:
+"not verified" on the Summary panel of a run no check covered, "N tests pass" when the engine
+ran the workspace's tests, the assumptions apart from the requirements, the Judge card of a
+round the facts settled, and a write waiting for approval with the diff it would write (denied:
+the file is untouched and the run goes on knowing it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tests.e2e.conftest import WindowMaker
+from tests.e2e.pagetools import click, js, submit, texts, wait_js
+from tests.e2e.scripted_runs import ScriptedFactory
+from tests.support.script import analysis, authored, judge, plan, summary, task
+
+pytestmark = pytest.mark.gui
+FINISHED = "document.querySelector('.run-footer') !== null"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+ASK = "Set PORT to 8080 in config.py"
+
+
+def _port_run() -> list[dict]:
+    return [analysis("Set the port", requirements=[
+                {"requirement": "PORT is 8080", "quote": "Set PORT to 8080"},
+                {"requirement": "Close all existing connections", "quote": ""}]),
+            plan(task(1, "write_file", path="config.py", instruction="PORT = 8080")),
+            authored("PORT = 8080\n", "config.py"),
+            summary("PORT is now 8080. I tested it and all checks pass.")]
+
+
+def test_a_run_no_check_covered_says_not_verified_with_its_assumptions(
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+    window = make_window(ScriptedFactory(_port_run(), think_stage="never"))
+    submit(qtbot, window, ASK)
+    wait_js(qtbot, window, FINISHED)
+    assert (workspace / "config.py").read_text() == "PORT = 8080\n"
+    assert texts(qtbot, window, ".summarizer-header .verification") == ["🧪 not verified"]
+    content = texts(qtbot, window, ".summarizer-content")[0]
+    assert "I tested it" not in content
+    assert "No test or check ran on the final files, so this is not verified." in content
+    assert texts(qtbot, window, ".summarizer-checked .assumption") == [
+        "Close all existing connections"]
+    assert texts(qtbot, window, ".analysis-assumptions li") == ["Close all existing connections"]
+    assert texts(qtbot, window, ".summarizer-requirements .requirement-text") == ["PORT is 8080"]
+    evidence = texts(qtbot, window, ".requirement-evidence .evidence-text")[0]
+    assert evidence.startswith("config.py written by task 1 in round 1")
+    judge_card = texts(qtbot, window, ".judge.by-engine .judge-by-engine")
+    assert judge_card == ["decided from the facts, no model call"]
+    assert texts(qtbot, window, ".run-footer .verification") == ["🧪 not verified"]
+    js(qtbot, window, "document.querySelector('.message-summarizer').scrollIntoView()")
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "window-not-verified.png"))
+
+
+def test_tests_the_engine_ran_show_on_the_summary(
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+    (workspace / "test_config.py").write_text(
+        "import config\n\n\ndef test_port():\n    assert config.PORT == 8080\n", encoding="utf-8")
+    window = make_window(ScriptedFactory(_port_run(), think_stage="never"))
+    submit(qtbot, window, ASK)
+    wait_js(qtbot, window, FINISHED, timeout=60000)
+    assert texts(qtbot, window, ".summarizer-header .verification") == ["🧪 1 test passes"]
+    assert js(qtbot, window, "document.querySelector('.summarizer-header .verification')"
+                             ".dataset.verification") == "verified"
+    assert "On the final files, 1 test passes" in texts(qtbot, window, ".checked-text")[0]
+
+
+def test_a_write_waiting_for_approval_shows_its_diff_and_denial_leaves_the_file(
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+    script = [analysis("Set the port", requirements=[
+                  {"requirement": "PORT is 8080", "quote": "Set PORT to 8080"}]),
+              plan(task(1, "write_file", path="config.py", instruction="PORT = 8080")),
+              authored("PORT = 8080\n", "config.py"),
+              judge([], [1], completed=False, action="end_phase", summary="The write was denied.",
+                    reason="the person denied the write"),
+              summary("Nothing was changed: the write was denied.")]
+    window = make_window(ScriptedFactory(script, think_stage="never", write_approval="ask"))
+    submit(qtbot, window, ASK)
+    wait_js(qtbot, window, "document.querySelector('.approval .diff-box') !== null",
+            timeout=30000)
+    removed = texts(qtbot, window, ".approval .diff-box .diff-del .diff-code")
+    added = texts(qtbot, window, ".approval .diff-box .diff-add .diff-code")
+    assert removed == ["-PORT = 8000"] and added == ["+PORT = 8080"]
+    assert texts(qtbot, window, ".approval-diff-head") == ["What will be written:"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "window-write-approval-diff.png"))
+    click(qtbot, window, ".approval button[data-decision='deny']")
+    wait_js(qtbot, window, FINISHED, timeout=30000)
+    assert (workspace / "config.py").read_text() == "PORT = 8000\n"
+    assert texts(qtbot, window, ".approval-answer") == ["Denied"]
+    assert js(qtbot, window, "document.querySelector('.run').dataset.outcome") == "failed"
