@@ -1,6 +1,8 @@
 """Code written as code: a write task carries an instruction, Execute asks the model for the
 file in a separate plain-text call, and the engine writes what the fenced block holds —
-through both engines, with the scripted model."""
+through both engines, with the scripted model. The first write of a file is its draft (the
+one-shot prompt: the person's words and the files); a later write is told the person's words
+first and the plan's note second, and replaces what the run wrote only on better evidence."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ import pytest
 
 from core.events import LlmCall, TaskFinished
 from tests.support.script import (
-    analysis, authored, judge, kinds, one_file_workspace, plan, run, summary, task, think)
+    analysis, authored, judge, kinds, one_file_workspace, phases, plan, run, summary, task,
+    think)
 
 STUB = "def slugify(text):\n    raise NotImplementedError\n\n\ndef words(text):\n    return text.split()\n"
 SOLVED = ("import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', "
@@ -27,40 +30,42 @@ def of(events: list, kind: str) -> list:
     return [e for e in events if e.kind == kind]
 
 
-def test_the_plan_names_the_file_and_the_authoring_call_writes_it(ws: Path) -> None:
+def test_the_plan_names_the_file_and_the_draft_call_writes_it(ws: Path) -> None:
     events, model = run([
         analysis("Implement slugify in textutils.py"),
         plan(task(1, "read_file", path="textutils.py"),
              task(2, "write_file", [1], path="textutils.py", instruction=ASK)),
         authored(SOLVED, "textutils.py"),
-        judge([1, 2]),
         summary("## Done\n\nslugify is implemented in textutils.py."),
     ], ws, request="Implement slugify in textutils.py")
     assert (ws / "textutils.py").read_text() == SOLVED
     write = [e for e in of(events, "task_finished") if e.tool == "write_file"][0]
     assert write.status == "done" and "textutils.py parses" in write.result
+    assert write.result.endswith("The draft: what the model alone wrote for the request.")
     call = model.requests[2]
     assert call["tools"] == [] and call["tool_choice"] is None
     assert call["temperature"] == 0.0 and call["max_tokens"] >= 800
+    # the draft is the one-shot prompt: what the model alone would be asked, the person's
+    # words and the workspace's files; nothing of the analysis, the goal or the plan's words
+    assert call["messages"][0]["content"].startswith("You are an expert programmer.")
     prompt = call["messages"][-1]["content"]
-    assert ASK in prompt and "[Goal] Implement slugify in textutils.py" in prompt
-    # the person's words, then the structured request whose goal (here the same words) the one
-    # phase shares: no "Current goal" repeats it; the complexity estimate plans nothing
-    assert prompt.startswith("The person asked:\nImplement slugify in textutils.py\n\n")
-    assert prompt.count("Implement slugify in textutils.py") == 2
-    assert "Current goal" not in prompt and "[Complexity]" not in prompt
+    assert prompt.startswith("Request:\nImplement slugify in textutils.py\n\n"
+                             "The project folder holds these files:\n\ntextutils.py\n")
     assert STUB in prompt  # the file as it is now
-    assert "def words(text)" in prompt.split("Results this task builds on:")[1]  # the read
-    assert [e.stage for e in of(events, "llm_call")].count("author") == 1
+    assert ASK not in prompt and "[Goal]" not in prompt and "Results this" not in prompt
+    assert [e.stage for e in of(events, "llm_call")] == [
+        "request_analyser", "plan", "author", "summarizer"]  # no judge after a clean write
     stages = [e for e in of(events, "stage_started") if e.stage == "author"]
-    assert stages[0].detail == "textutils.py"
+    assert stages[0].detail == "draft"
+    judged = of(events, "judged")[0]
+    assert judged.by_engine and judged.user_summary.startswith("Decided from the facts:")
     plan_schema = model.requests[1]["tools"][0]["function"]["parameters"]
     branches = {b["properties"]["tool"]["enum"][0]: b for b in
                 plan_schema["properties"]["tasks"]["items"]["anyOf"]}
     assert set(branches["write_file"]["properties"]["arguments"]["properties"]) == {
         "path", "instruction"}
     assert "edit_file" not in branches
-    assert events[-1].outcome == "succeeded"
+    assert model.remaining == 0 and events[-1].outcome == "succeeded"
 
 
 def test_a_reply_without_a_block_fails_the_task_and_the_next_try_is_told_why(ws: Path) -> None:
@@ -68,36 +73,48 @@ def test_a_reply_without_a_block_fails_the_task_and_the_next_try_is_told_why(ws:
     events, model = run([
         analysis("Implement slugify in textutils.py"),
         plan(write),
-        {"text": "Sure! I would use re.sub to replace the characters."},
+        {"text": "Sure! I would use re.sub to replace the characters."},  # the one-shot draft
+        {"text": "Use re.sub with a character class."},  # textutils.py asked for alone
         judge([], [1], completed=False, action="retry_failed", reason="nothing was written"),
         plan(task(1, "write_file", path="textutils.py", instruction=ASK + " Reply in a block.")),
         authored(SOLVED),
-        judge([1]),
         summary("## Done\n\nslugify is implemented."),
     ], ws, request="Implement slugify in textutils.py")
     finished = [e for e in of(events, "task_finished") if e.tool == "write_file"]
     assert [e.status for e in finished] == ["failed", "done"]
     assert "no fenced code block" in finished[0].error
-    retry_prompt = model.requests[5]["messages"][-1]["content"]
+    # the draft reply gave no file, and the request names textutils.py: it is asked for alone,
+    # framed as the model alone would be asked
+    alone = model.requests[3]["messages"][-1]["content"]
+    assert alone.startswith("Request:\nImplement slugify in textutils.py\n\ntextutils.py:\n")
+    assert "Reply with the complete new content of textutils.py" in alone
+    retry_prompt = model.requests[6]["messages"][-1]["content"]
+    assert retry_prompt.startswith("The person asked:\nImplement slugify in textutils.py\n")
     assert "An earlier try at textutils.py failed: the reply has no fenced code block" \
         in retry_prompt
     assert (ws / "textutils.py").read_text() == SOLVED
+    assert [e.stage for e in of(events, "llm_call")] == [
+        "request_analyser", "plan", "author", "author", "judge", "plan", "author", "summarizer"]
 
 
 def test_python_that_does_not_parse_is_never_reported_done(ws: Path) -> None:
-    events, _ = run([
+    events, model = run([
         analysis("Implement slugify in textutils.py"),
         plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
-        authored("def slugify(text):\n    return text.lower(\n"),
-        authored("def slugify(text):\n    return text.lower(\n"),  # the second try too
+        authored("def slugify(text):\n    return text.lower(\n"),  # the draft
+        authored("def slugify(text):\n    return text.lower(\n"),  # the repair
+        authored("def slugify(text):\n    return text.lower(\n"),  # the repair sent back
         judge([1]),  # the judge calls it done; the record says otherwise
+        think(False, False),  # and Think settles it
         summary("## Done\n\nslugify is implemented."),
     ], ws, request="Implement slugify in textutils.py", max_rounds_per_phase=1)
     write = of(events, "task_finished")[0]
     assert write.status == "failed" and "not valid Python" in write.error
     assert "line 2" in write.error
     assert (ws / "textutils.py").read_text() == STUB
-    assert events[-1].outcome != "succeeded"
+    assert [e.stage for e in of(events, "llm_call")] == [
+        "request_analyser", "plan", "author", "author", "author", "judge", "think", "summarizer"]
+    assert model.remaining == 0 and events[-1].outcome == "failed"
 
 
 def test_a_long_file_is_changed_with_search_replace_blocks(ws: Path) -> None:
@@ -127,23 +144,25 @@ def test_the_classic_loop_writes_through_the_same_authoring_step(ws: Path) -> No
     assert (ws / "textutils.py").read_text() == SOLVED
     assert model.requests[2]["tools"] == []
     prompt = model.requests[2]["messages"][-1]["content"]
-    assert "Implement slugify in textutils.py" in prompt and STUB in prompt
+    assert prompt.startswith("Request:\nImplement slugify in textutils.py\n") and STUB in prompt
     assert [e.stage for e in events if isinstance(e, LlmCall)] == [
         "classic", "classic", "author", "classic"]
     assert events[-1].outcome == "succeeded"
 
 
 def test_the_classic_loop_never_reports_a_broken_write_done(ws: Path) -> None:
-    events, _ = run([
+    events, model = run([
         {"tool_calls": [{"tool": "write_file",
                          "arguments": {"path": "textutils.py", "content": "def slugify(:\n",
                                        "overwrite": True}}]},
         {"text": "Done: slugify is implemented."},
+        {"text": "Done: slugify is implemented."},  # after the one reminder to write
     ], ws, request="Implement slugify in textutils.py", use_phase_task=False)
     finished = [e for e in events if isinstance(e, TaskFinished)]
     assert finished[0].status == "failed" and "not valid Python" in finished[0].error
     assert (ws / "textutils.py").read_text() == STUB
-    assert events[-1].outcome != "succeeded"
+    assert [n.assist for n in events if n.kind == "notice"] == ["write_reminder"]
+    assert events[-1].outcome == "failed" and model.remaining == 0
     assert kinds(events)[-2:] == ["summary", "run_finished"]
 
 
@@ -153,32 +172,41 @@ def test_a_write_without_instruction_or_content_is_repaired_not_run(ws: Path) ->
         plan(task(1, "write_file", path="textutils.py")),
         plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
         authored(SOLVED),
-        judge([1]), summary("## Done\n\nImplemented slugify."),
+        summary("## Done\n\nImplemented slugify."),
     ], ws, request="Implement slugify in textutils.py")
     repair = model.requests[2]["messages"]
     assert any("missing required field 'instruction'" in str(m.get("content")) for m in repair)
     assert (ws / "textutils.py").read_text() == SOLVED
+    assert [e.stage for e in of(events, "llm_call")] == [
+        "request_analyser", "plan", "plan", "author", "summarizer"]
+    assert model.remaining == 0
 
 
-def test_a_broken_reply_is_sent_back_once_with_what_is_wrong(ws: Path) -> None:
+def test_a_broken_draft_is_repaired_with_what_the_engine_found(ws: Path) -> None:
     uses_re = "def slugify(text):\n    return re.sub('[^a-z]+', '-', text.lower())\n"
     events, model = run([
         analysis("Implement slugify in textutils.py"),
         plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
-        authored("def slugify(text:\n    return text\n"),
-        authored(uses_re),  # parses, but uses a name nothing defines: written, with the fact
-        judge([1]),
+        authored("def slugify(text:\n    return text\n"),  # the draft does not parse
+        authored(uses_re),  # the repair parses, but uses a name nothing defines: sent back
+        authored(SOLVED),
         summary("## Done\n\nslugify is implemented."),
     ], ws, request="Implement slugify in textutils.py")
-    first_fix = model.requests[3]["messages"]
-    assert first_fix[-2]["role"] == "assistant" and "def slugify(text:" in first_fix[-2]["content"]
-    assert "The file you wrote has problems" in first_fix[-1]["content"]
-    assert "not valid Python" in first_fix[-1]["content"] and "line 1" in first_fix[-1]["content"]
+    repair = model.requests[3]["messages"][-1]["content"]
+    assert repair.startswith("Request:\nImplement slugify in textutils.py\n\ntextutils.py:\n")
+    assert "def slugify(text:" in repair
+    assert "This version of textutils.py was run against checks, and these failed:" in repair
+    assert "not valid Python" in repair and "line 1" in repair
+    sent_back = model.requests[4]["messages"]
+    assert sent_back[-2]["role"] == "assistant" and uses_re in sent_back[-2]["content"]
+    assert sent_back[-1]["content"].startswith("The file you wrote has problems:")
+    assert "undefined name at line 2: re" in sent_back[-1]["content"]
     write = of(events, "task_finished")[0]
     assert write.status == "done"
-    assert (ws / "textutils.py").read_text() == uses_re  # the second try parsed: it was written
-    assert "uses names nothing defines (line 2: re)" in write.result
-    assert [e.stage for e in of(events, "llm_call")].count("author") == 2
+    assert (ws / "textutils.py").read_text() == SOLVED  # the repair parses: it replaced the draft
+    assert "A repair: the draft failed a check the repair passes." in write.result
+    assert [e.stage for e in of(events, "llm_call")] == [
+        "request_analyser", "plan", "author", "author", "author", "summarizer"]
     assert model.remaining == 0 and events[-1].outcome == "succeeded"
 
 
@@ -198,36 +226,57 @@ def test_with_authoring_off_the_tools_take_content_and_exact_edits(ws: Path) -> 
 
 def test_code_in_an_instruction_is_left_out_and_the_request_is_the_task(ws: Path) -> None:
     sketch = "def slugify(text):\n    return text.replace(' ', '-')\n"
-    _, model = run([
-        analysis("Implement slugify in textutils.py"),
+    events, model = run([
+        analysis("Implement slugify in textutils.py", phases=2),
+        phases((1, "Write", []), (2, "Polish", [1])),
+        plan(task(1, "write_file", path="textutils.py", instruction="implement slugify")),
+        authored(SOLVED),  # the draft
         plan(task(1, "write_file", path="textutils.py", instruction=sketch)),
-        authored(SOLVED), judge([1]), summary("## Done\n\nslugify is implemented."),
+        authored(sketch),  # a later write, no better on any evidence: not taken
+        judge([1]),
+        summary("## Done\n\nslugify is implemented."),
     ], ws, request=ASK)
-    prompt = model.requests[2]["messages"][-1]["content"]
-    assert "Task: write textutils.py so that it does everything the request asks" in prompt
-    assert "text.replace(' ', '-')" not in prompt and ASK in prompt
+    draft = model.requests[3]["messages"][-1]["content"]
+    assert draft.startswith(f"Request:\n{ASK}\n\n") and "implement slugify" not in draft
+    later = model.requests[5]["messages"][-1]["content"]
+    assert later.startswith(f"The person asked:\n{ASK}\n\n")
+    assert ("The plan's note for this step (where it differs from the person's words above, "
+            "the person's words win): write textutils.py so that it does everything the "
+            "request asks") in later
+    assert "text.replace(' ', '-')" not in later and SOLVED in later  # the file as written
+    assert [n.assist for n in of(events, "notice")].count("sketch_stripping") == 1
+    second = of(events, "task_finished")[1]
+    assert second.status == "done" and second.result.startswith("kept textutils.py as it was")
+    assert [e.path for e in of(events, "file_changed")] == ["textutils.py"]
     assert (ws / "textutils.py").read_text() == SOLVED
+    assert model.remaining == 0
 
 
-def test_a_write_planned_beside_a_search_is_written_with_what_the_search_found(
-        tmp_path: Path) -> None:
+def test_a_write_planned_beside_a_search_runs_after_it(tmp_path: Path) -> None:
     """count-todos with the 1.5B model: the search and the write of the count were planned
-    side by side without a dependency; the write ran at once and wrote 0 (the search: 2)."""
+    side by side without a dependency; the write ran at once and wrote 0 (the search: 2).
+    The write now runs after the search; its draft is what the model alone is asked, with the
+    offer to compute the count with a program."""
     ws = one_file_workspace(tmp_path, "app.py", "# TODO: one\nx = 1  # TODO: two\n")
+    request = "Count the lines containing TODO and write the number into todo_count.txt."
     events, model = run([
         analysis("Count the TODO lines into todo_count.txt"),
         plan(task(1, "search_code", pattern="TODO"),
              task(2, "write_file", path="todo_count.txt", instruction="the number of lines")),
         authored("2\n", "todo_count.txt"),
-        judge([1, 2]),
         summary("## Done\n\ntodo_count.txt holds 2."),
-    ], ws, request="Count the lines containing TODO and write the number into todo_count.txt.")
+    ], ws, request=request)
     prompt = model.requests[2]["messages"][-1]["content"]
-    assert "(2 matching lines in 1 file)" in prompt.split("Results this task builds on:")[1]
+    assert prompt.startswith(f"Request:\n{request}\n\ntodo_count.txt does not exist yet.")
+    assert "reply with a Python program" in prompt and "the number of lines" not in prompt
     order = [(e.kind, e.task_id) for e in events if e.kind in ("task_started", "task_finished")]
     assert order == [("task_started", 1), ("task_finished", 1),
                      ("task_started", 2), ("task_finished", 2)]
+    reordered = [n for n in of(events, "notice") if n.assist == "writes_after_reads"]
+    assert len(reordered) == 1 and reordered[0].message.startswith(
+        "1 write(s) ran after 1 other task(s) of the round")
     assert (ws / "todo_count.txt").read_text() == "2\n"
+    assert model.remaining == 0 and events[-1].outcome == "succeeded"
 
 
 def test_a_write_whose_reply_was_cut_off_is_planned_again_and_runs(tmp_path: Path) -> None:
@@ -246,7 +295,6 @@ def test_a_write_whose_reply_was_cut_off_is_planned_again_and_runs(tmp_path: Pat
         think(True, False),
         plan(write),
         authored("data/beta.txt\n41\n", "report.txt"),
-        judge([1]),
         summary("## Done\n\nreport.txt names data/beta.txt, 41 bytes."),
     ], ws, request="Which file in data is the largest? Write its name and size to report.txt.")
     finished = [(e.round, e.status) for e in of(events, "task_finished")]
@@ -254,6 +302,7 @@ def test_a_write_whose_reply_was_cut_off_is_planned_again_and_runs(tmp_path: Pat
     assert (ws / "report.txt").read_text() == "data/beta.txt\n41\n"
     retry = model.requests[6]["messages"][-1]["content"]
     assert "cut off" in retry
+    assert model.remaining == 0 and events[-1].outcome == "succeeded"
 
 
 def test_a_workspace_module_used_without_import_is_imported(tmp_path: Path) -> None:
@@ -266,7 +315,6 @@ def test_a_workspace_module_used_without_import_is_imported(tmp_path: Path) -> N
         analysis("Write tests for is_prime"),
         plan(task(1, "write_file", path="test_mathtools.py", instruction="unittest tests")),
         authored(tests, "test_mathtools.py"),
-        judge([1]),
         summary("## Done\n\ntest_mathtools.py tests is_prime."),
     ], ws, request="Create test_mathtools.py with unittest tests for is_prime.")
     assert (ws / "test_mathtools.py").read_text() == "import mathtools\n" + tests
@@ -275,4 +323,6 @@ def test_a_workspace_module_used_without_import_is_imported(tmp_path: Path) -> N
     assert ("The engine added `import mathtools`: the reply used mathtools without importing "
             "it, and the workspace has it.") in write.result
     assert "uses names nothing defines" not in write.result
-    assert [e.stage for e in of(events, "llm_call")].count("author") == 1
+    assert [e.stage for e in of(events, "llm_call")] == [
+        "request_analyser", "plan", "author", "summarizer"]
+    assert model.remaining == 0 and events[-1].verification == "verified"
