@@ -1,6 +1,8 @@
 """Both engines' outcomes are checked against the same facts: a request to change files in
 which no write succeeded is never `succeeded`, and a search is no evidence that a function
-was implemented; the judge gets the facts of each write and of the workspace's tests."""
+was implemented; a write whose facts are clean (it parses, the workspace's tests pass) is
+decided by the engine, and otherwise the judge gets the facts of each write and of the
+tests."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import pytest
 
 from core.engine.requests import asks_for_changes
 from tests.support.script import (
-    analysis, authored, judge, one_file_workspace, plan, run, summary, task)
+    analysis, authored, judge, one_file_workspace, plan, run, summary, task, think)
 
 STUB = "def slugify(text):\n    raise NotImplementedError\n"
 REQUEST = "Implement slugify(text) in textutils.py: lower case, words joined by dashes."
@@ -35,11 +37,13 @@ def test_a_phase_run_that_only_searched_is_not_succeeded_whatever_the_judge_says
         plan(task(1, "search_code", pattern="slugify")),
         judge([1]),  # the judge ends the phase as complete
         reply,
-    ], ws, request=REQUEST)
+    ], ws, request=REQUEST, max_rounds_per_phase=1)
     final, finished = events[-2], events[-1]
+    assert [e.stage for e in events if e.kind == "llm_call"] == [
+        "request_analyser", "plan", "judge", "summarizer"]
     assert finished.outcome == "failed" and final.outcome == "failed"
     assert [r["status"] for r in final.requirements] == ["failed", "failed"]
-    assert all("no file was changed" in r["evidence"] for r in final.requirements)
+    assert all(r["evidence"] == "No file was changed." for r in final.requirements)
     assert (ws / "textutils.py").read_text() == STUB
 
 
@@ -47,8 +51,13 @@ def test_the_classic_loop_that_never_wrote_is_not_succeeded(ws: Path) -> None:
     events, _ = run([
         {"tool_calls": [{"tool": "search_code", "arguments": {"pattern": "slugify"}}]},
         {"text": "slugify is implemented in textutils.py."},
+        {"text": "slugify is implemented in textutils.py."},  # after the reminder to write
     ], ws, request=REQUEST, use_phase_task=False)
     assert events[-1].outcome == "failed"
+    final = events[-2]
+    assert final.requirements == [{"requirement": REQUEST, "status": "failed",
+                                   "evidence": "No file was changed."}]
+    assert (ws / "textutils.py").read_text() == STUB
 
 
 def test_a_question_needs_no_write(ws: Path) -> None:
@@ -57,27 +66,66 @@ def test_a_question_needs_no_write(ws: Path) -> None:
         {"text": "slugify is defined in textutils.py and raises NotImplementedError."},
     ], ws, request="Where is slugify defined? Do not change any file.", use_phase_task=False)
     assert events[-1].outcome == "succeeded"
+    assert [r["status"] for r in events[-2].requirements] == ["done"]  # the answer counts
 
 
-def test_the_judge_gets_the_facts_of_a_write_and_of_the_tests(ws: Path) -> None:
+def with_test(ws: Path) -> None:
     (ws / "test_textutils.py").write_text(
         "from textutils import slugify\n\n\ndef test_slug():\n    assert slugify('A b') == 'a-b'\n",
         encoding="utf-8")
+
+
+WRITE_AND_TEST = plan(
+    task(1, "write_file", path="textutils.py", instruction="implement slugify"),
+    task(2, "run_command", [1], command="python3 -m pytest -q -p no:cacheprovider "
+         "test_textutils.py"))
+
+
+def test_a_write_that_passes_the_tests_is_decided_by_the_engine(ws: Path) -> None:
+    with_test(ws)
     solved = "def slugify(text):\n    return '-'.join(text.lower().split())\n"
     events, model = run([
         analysis("Implement slugify"),
-        plan(task(1, "write_file", path="textutils.py", instruction="implement slugify"),
-             task(2, "run_command", [1], command="python3 -m pytest -q test_textutils.py")),
+        WRITE_AND_TEST,
         authored(solved),
-        judge([1, 2]),
         summary("## Done\n\nslugify is implemented and its test passes."),
     ], ws, request=REQUEST)
     plan_prompt = "\n".join(str(m["content"]) for m in model.requests[1]["messages"])
     assert "The workspace has tests" in plan_prompt and "-m pytest -q" in plan_prompt
-    judge_prompt = model.requests[3]["messages"][-1]["content"]
+    write = [e for e in events if e.kind == "task_finished"][0]
+    assert "textutils.py parses" in write.result
+    assert "Checked: the workspace's tests: 1 test pass" in write.result
+    assert [e.stage for e in events if e.kind == "llm_call"] == [
+        "request_analyser", "plan", "author", "summarizer"]  # no judge: the facts decide
+    judged = [e for e in events if e.kind == "judged"][0]
+    assert judged.by_engine and judged.user_summary.startswith("Decided from the facts:")
+    assert events[-1].outcome == "succeeded" and events[-1].verification == "verified"
+    assert (ws / "textutils.py").read_text() == solved
+
+
+def test_the_judge_gets_the_facts_of_a_write_and_of_the_tests(ws: Path) -> None:
+    with_test(ws)
+    wrong = "def slugify(text):\n    return text.lower()\n"
+    events, model = run([
+        analysis("Implement slugify"),
+        WRITE_AND_TEST,
+        authored(wrong),  # the draft fails the workspace's test
+        authored(wrong),  # the repair the engine asks for fails it alike
+        judge([1, 2], completed=False, action="end_phase"),
+        think(False, False),
+        summary("## Not done\n\nslugify does not join words by dashes yet."),
+    ], ws, request=REQUEST, max_rounds_per_phase=1)
+    repair = model.requests[3]["messages"][-1]["content"]
+    assert "the workspace's tests: 1 of 1 tests fail" in repair
+    assert "assert 'a b' == 'a-b'" in repair
+    judge_prompt = model.requests[4]["messages"][-1]["content"]
     assert "textutils.py parses" in judge_prompt
-    assert "tests: 1 passed" in judge_prompt
-    assert events[-1].outcome == "succeeded"
+    assert "tests: 1 failed" in judge_prompt
+    assert [e.stage for e in events if e.kind == "llm_call"] == [
+        "request_analyser", "plan", "author", "author", "judge", "think", "summarizer"]
+    assert model.remaining == 0
+    assert events[-1].outcome != "succeeded" and events[-1].verification == "failing"
+    assert (ws / "textutils.py").read_text() == wrong
 
 
 @pytest.mark.parametrize("text, asks", [
