@@ -3,7 +3,7 @@
 One row per field, grouped by its ``group``; the widget follows the field's type and
 metadata (``ui.settings_fields``; a file filter adds a "Browse…" file picker, a list of MCP
 servers is a ``McpServersEditor``, the model name's combo box is filled by
-``ui.connection_test``; the offline model file names the model it means, as the window's
+``ui.connection_check``; the offline model file names the model it means, as the window's
 header does). Invalid values are refused with the reason and the dialog stays
 open. "Test connection" asks an OpenAI-compatible endpoint for its models, makes one tiny
 model request without freezing the UI, then probes the endpoint for how its stage calls
@@ -41,7 +41,7 @@ from core.config import Settings
 from core.engine.build import offline_model_label
 from core.secrets import redact
 from core.tools import sandbox
-from ui.connection_test import ModelList, probe_line, stored_probe_line
+from ui.connection_check import ModelList, probe_line, stored_probe_line
 from ui.mcp_editor import McpServersEditor
 from ui.settings_fields import FieldWidget, note_label, value_of, widget_for
 
