@@ -81,8 +81,9 @@ def test_the_model_cannot_claim_a_requirement_the_record_contradicts(ws: Path) -
         plan(task(1, "read_file", path="parser.py")),
         judge([1], completed=True, action="end_phase"),
         claimed,
-    ], ws, request="Fix parser.py so the tests pass")
+    ], ws, request="Fix parser.py so the tests pass", think_stage="never")
     final, finished = ending(events)
+    assert final.generated_by == "model"  # the claim reached the summary
     assert final.requirements[0]["requirement"] == "Fix parser.py so the tests pass"
     assert final.requirements[0]["status"] == "failed"
     assert "fixed it" not in final.requirements[0]["evidence"]
