@@ -118,12 +118,14 @@ def test_a_succeeded_run_exits_0_and_its_short_id_exports_it(tmp_path: Path,
                    "--model-script", str(DEMO), REQUEST)
     assert done.returncode == 0, errors(done)
     short = re.search(r"^▶ run ([0-9a-f]{8}) ", done.stdout, re.M)
-    assert short is not None and "■ ✓ succeeded" in done.stdout
+    assert short is not None and "\n📝 ✓ succeeded · Summary (model)" in done.stdout
+    assert done.stdout.splitlines()[-1].startswith("■ Done · not verified (completed) · ")
     exported = main_qt(isolated_home, "--export", short[1], "--format", "json")
     assert exported.returncode == 0, errors(exported)
     assert json.loads(exported.stdout)["run"]["id"].startswith(short[1])
     markdown = main_qt(isolated_home, f"--export={short[1].upper()}", "--format", "md")
     assert markdown.returncode == 0 and "- **Outcome:** ✅ succeeded" in markdown.stdout
+    assert "- **Verified:** not verified" in markdown.stdout
     unknown = main_qt(isolated_home, "--export", "ffffffff0")
     assert unknown.returncode == 2
     assert "no recorded run has an id starting with 'ffffffff0'" in errors(unknown)
