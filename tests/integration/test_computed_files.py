@@ -37,7 +37,7 @@ def write_run(ws: Path, reply: dict, *, more: list | None = None, **settings: ob
         plan(task(1, "search_code", pattern="TODO"),
              task(2, "write_file", path="count.txt", instruction="the number of TODO lines")),
         reply,
-        *(more or [judge([1, 2]), summary("## Done\n\ncount.txt holds the count.")]),
+        *(more or [summary("## Done\n\ncount.txt holds the count.")]),
     ], ws, request=ASK, **settings)
 
 
@@ -52,9 +52,11 @@ def test_the_program_the_reply_gives_computes_the_file(ws: Path) -> None:
     assert write.status == "done"
     assert "Computed: the content is what this program gave" in write.result
     assert "os.walk('.')" in write.result  # the person and the judge see how it was worked out
-    prompt = model.requests[2]["messages"][-1]["content"]
+    prompt = model.requests[2]["messages"][-1]["content"]  # the draft: the person's words
+    assert prompt.startswith(f"Request:\n{ASK}\n\ncount.txt does not exist yet.\n\n")
     assert "reply with a Python program in one ```python block" in prompt
-    assert prompt.rstrip().endswith("keeping everything the task does not ask to change.")
+    assert prompt.rstrip().endswith("Otherwise reply with the complete new content of "
+                                    "count.txt in one fenced code block (```).")
     changed = [e for e in events if isinstance(e, FileChanged)]
     assert [e.path for e in changed] == ["count.txt"] and "+3" in changed[0].diff
     assert events[-1].outcome == "succeeded"
@@ -91,7 +93,6 @@ def test_a_program_that_fails_writes_nothing_and_the_next_try_is_told_why(ws: Pa
         judge([1], [2], completed=False, action="retry_failed", reason="count.txt failed"),
         plan(task(3, "write_file", path="count.txt", instruction="the number of TODO lines")),
         authored("3\n", "count.txt", language="text"),
-        judge([3]),
         summary("## Done\n\ncount.txt holds 3."),
     ])
     first = finished_write(events)
@@ -124,7 +125,6 @@ def test_a_python_file_is_never_computed(ws: Path) -> None:
         analysis("Write a script that prints the count"),
         plan(task(1, "write_file", path="count.py", instruction="print the TODO count")),
         authored(COUNT, "count.py"),
-        judge([1]),
         summary("## Done\n\ncount.py prints the count."),
     ], ws, request="Write count.py that prints the number of TODO lines")
     assert (ws / "count.py").read_text() == COUNT
