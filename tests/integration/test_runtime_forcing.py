@@ -5,7 +5,6 @@ Stop or a timeout closes the HTTP request."""
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 

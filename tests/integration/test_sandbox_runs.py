@@ -21,7 +21,7 @@ from core.events import Event, Notice, TaskFinished
 from core.llm.scripted import ScriptedModel
 from tests.support.proc_tree import (alive, holding, require_sandbox, token, wait_dead,
                                      wait_for_sleepers)
-from tests.support.script import analysis, judge, of, phases, plan, settings, summary, task
+from tests.support.script import analysis, of, phases, plan, settings, summary, task
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,7 +55,8 @@ def phase_script(escape: Path) -> list[dict[str, Any]]:
     outside, inside = commands(escape)
     return [analysis("Write two files", complexity="complex"), phases((1, "Write", [])),
             plan(task(1, "run_command", command=outside), task(2, "run_command", command=inside)),
-            judge([1, 2]), summary("## Written\n\nThe files were written.")]
+            # both commands succeed and inside.txt changed: the engine decides the round
+            summary("## Written\n\nThe files were written.")]
 
 
 def classic_script(escape: Path) -> list[dict[str, Any]]:
@@ -87,6 +88,8 @@ def test_a_planned_command_cannot_write_outside_while_one_inside_succeeds(
     assert finished[1].status == "done"
     assert_confined(workspace, escape)
     assert not of(events, "notice")
+    if engine == "phase":
+        assert [j.by_engine for j in of(events, "judged")] == [True]
 
 
 def test_without_bwrap_a_run_falls_back_with_one_visible_notice(
@@ -114,7 +117,7 @@ def test_stop_ends_a_sandboxed_command_tree(tmp_path: Path) -> None:
     script = [analysis("Wait", complexity="complex"), phases((1, "Wait", [])),
               plan(task(1, "run_command", command=f"sh -c 'sleep {mark} & wait' & wait",
                         timeout_s=600)),
-              judge([1]), summary("## Stopped\n\nThe command was stopped.")]
+              summary("## Stopped\n\nThe command was stopped.")]
     workspace = tmp_path / "ws"
     workspace.mkdir()
 
