@@ -1,5 +1,6 @@
-"""The one-shot baseline of the evaluation runner (bench/evals/oneshot*.py): its prompt holds
-the request and the workspace's text files; a reply's whole-file blocks are written into the
+"""The one-shot baseline of the evaluation runner (bench/evals/oneshot*.py): its prompt
+(``core.engine.authoring.draft``, the one the engines' drafts send) holds the request and the
+workspace's text files; a reply's whole-file blocks are written into the
 workspace copy, confined to it, and nothing is written from a block that was cut off or that
 names no file in a folder of several; the runner applies and checks scripted replies end to
 end, saves them for a replay, and prints the engines beside it in one table."""
@@ -15,11 +16,12 @@ from typing import Any
 
 import pytest
 
-from bench.evals.oneshot_apply import apply_reply
-from bench.evals.oneshot_prompt import FILE_CHARS, REPLY_TOKENS_MAX, REPLY_TOKENS_MIN, \
-    collect, prompt_messages, reply_tokens
+from bench.evals.oneshot_apply import Applied, apply_reply
 from bench.evals.suite import select
 from core.engine.authoring.blocks import code_blocks
+from core.engine.authoring.draft import REPLY_TOKENS_MAX, REPLY_TOKENS_MIN, oneshot_messages, \
+    reply_tokens
+from core.tools.text_files import FILE_CHARS, collect
 from core.llm.embedded_load import model_path
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.script import analysis, judge, plan, summary, task
@@ -44,6 +46,11 @@ def _fenced(path: str, body: str, fence: str = "```python") -> str:
     return f"{path}\n{fence}\n{body}```\n"
 
 
+def _apply(reply: str, workspace: Path) -> Applied:
+    """``reply`` applied as the runner applies it: against the files its prompt showed."""
+    return apply_reply(reply, workspace, collect(workspace))
+
+
 def test_the_prompt_holds_the_request_and_the_workspaces_text_files(tmp_path: Path) -> None:
     workspace = _workspace(tmp_path / "ws", {
         "app.py": "def main():\n    return 1\n",
@@ -55,8 +62,9 @@ def test_the_prompt_holds_the_request_and_the_workspaces_text_files(tmp_path: Pa
         "node_modules/lib/index.js": "module.exports = 1\n"})
     listing = collect(workspace)
     assert [f.path for f in listing.files] == ["app.py", "docs/guide.md"]
-    system, user = (m["content"] for m in prompt_messages("Add a stop() function.", listing))
-    assert "Add a stop() function." in user and "complete new content" in system
+    system, user = (m["content"] for m in oneshot_messages("Add a stop() function.", listing))
+    assert user.startswith("Request:\nAdd a stop() function.\n\n")
+    assert system.startswith("You are an expert programmer.") and "complete new content" in system
     assert "app.py\n```python\ndef main():\n    return 1\n```" in user
     assert "logo.png (binary)" in user and "latin1.txt (binary)" in user
     assert f"huge.txt ({FILE_CHARS + 1:,} characters" in user and "x" * 100 not in user
@@ -75,7 +83,7 @@ def test_named_blocks_are_written_whole_and_a_bare_name_finds_its_file(tmp_path:
     reply = ("Here you go.\n\n" + _fenced("app.py", "def run():\n    pass\n")
              + "\nAnd a new file:\n\n" + _fenced("**src/util.py**", "X = 1\n")
              + _fenced("README.md", "hi\n", "```markdown"))
-    applied = apply_reply(reply, workspace, ["README.md", "src/app.py"])
+    applied = _apply(reply, workspace)
     assert applied.written == ["src/app.py", "src/util.py"] and applied.unchanged == ["README.md"]
     assert applied.refused == []
     assert (workspace / "src/app.py").read_text() == "def run():\n    pass\n"
@@ -85,19 +93,17 @@ def test_named_blocks_are_written_whole_and_a_bare_name_finds_its_file(tmp_path:
 def test_a_block_without_a_name_goes_to_the_only_file_and_is_not_guessed_among_several(
         tmp_path: Path) -> None:
     single = _workspace(tmp_path / "one", {"calc.py": "def add(a, b):\n    pass\n"})
-    applied = apply_reply("```python\ndef add(a, b):\n    return a + b\n```\n", single,
-                          ["calc.py"])
+    applied = _apply("```python\ndef add(a, b):\n    return a + b\n```\n", single)
     assert applied.written == ["calc.py"] and "return a + b" in (single / "calc.py").read_text()
     example = ("```python\ndef add(a, b):\n    return b + a\n```\nUse it like this:\n"
                "```python\nprint(add(1, 2))\n```\n")
-    applied = apply_reply(example, single, ["calc.py"])
+    applied = _apply(example, single)
     assert (single / "calc.py").read_text() == "def add(a, b):\n    return b + a\n"
-    assert applied.note == "calc.py was given in blocks 1, 2; block 1 is written"
-    named_last = apply_reply(example + _fenced("calc.py", "def add(a, b):\n    return 3\n"),
-                             single, ["calc.py"])
-    assert named_last.written == ["calc.py"] and "block 3 is written" in named_last.note
+    assert applied.note == "calc.py was given in blocks 1, 2; block 1 is taken"
+    named_last = _apply(example + _fenced("calc.py", "def add(a, b):\n    return 3\n"), single)
+    assert named_last.written == ["calc.py"] and "block 3 is taken" in named_last.note
     several = _workspace(tmp_path / "two", {"a.py": "A\n", "b.py": "B\n"})
-    applied = apply_reply("```python\nprint('which?')\n```\n", several, ["a.py", "b.py"])
+    applied = _apply("```python\nprint('which?')\n```\n", several)
     assert applied.written == []
     assert "no file name before the block" in applied.note and "2 files" in applied.note
     assert (several / "a.py").read_text() == "A\n" and (several / "b.py").read_text() == "B\n"
@@ -106,10 +112,9 @@ def test_a_block_without_a_name_goes_to_the_only_file_and_is_not_guessed_among_s
 def test_a_reply_without_blocks_or_cut_off_writes_nothing_and_says_why(tmp_path: Path) -> None:
     workspace = _workspace(tmp_path / "ws", {"wrap.py": "def wrap_text(text, width):\n"
                                                         "    raise NotImplementedError\n"})
-    plain = apply_reply("You could loop over the words and fill lines.", workspace, ["wrap.py"])
+    plain = _apply("You could loop over the words and fill lines.", workspace)
     assert plain.written == [] and "no fenced code block" in plain.note
-    cut = apply_reply("wrap.py\n```python\ndef wrap_text(text, width):\n    lines = [",
-                      workspace, ["wrap.py"])
+    cut = _apply("wrap.py\n```python\ndef wrap_text(text, width):\n    lines = [", workspace)
     assert cut.written == [] and "cut off inside the block for wrap.py" in cut.note
     assert "NotImplementedError" in (workspace / "wrap.py").read_text()
 
@@ -122,7 +127,7 @@ def test_paths_that_leave_the_workspace_are_refused(tmp_path: Path) -> None:
     reply = "".join(_fenced(path, "stolen = True\n") for path in (
         "../outside/escape.py", str(outside / "absolute.py"), "link/through.py",
         ".git/hooks/pre-commit", "x.py"))
-    applied = apply_reply(reply, workspace, ["x.py", "y.py"])
+    applied = _apply(reply, workspace)
     assert applied.written == ["x.py"]
     assert not any(outside.iterdir()) and not (workspace / ".git").exists()
     assert len(applied.refused) == 4
@@ -198,9 +203,9 @@ def test_scripted_replies_are_applied_checked_saved_and_replayed(tmp_path: Path)
 
 
 def _stages() -> dict[str, list[dict[str, Any]]]:
-    """Both engines write todo_count.txt = 6; the plain one-shot call (the "auto" stage on the
-    wire, like the classic loop's calls) gets the same reply, whose text holds that file as a
-    block."""
+    """Both engines write todo_count.txt = 6; every plain call (the "auto" stage on the wire,
+    like the classic loop's calls: the one-shot call and the engines' drafts) gets the same
+    reply, whose text holds that file as a block."""
     write = task(1, "write_file", path="todo_count.txt", content="6\n")
     block = "todo_count.txt\n```\n6\n```\n"
     return {"request_analyser": [analysis("Write the count")],
@@ -235,10 +240,19 @@ def test_engine_all_prints_the_three_side_by_side_in_one_table(tmp_path: Path) -
     assert all(rows[("count-todos", e)][2] == "PASS" for e in ("phase", "classic", "oneshot"))
     assert rows[("ex-histogram", "oneshot")][2:3] == ["FAIL"]
     assert rows[("ex-histogram", "oneshot")][4:7] == ["wrote", "1", "file"]
-    assert len(plain) == 2 and all("max_tokens" in r["body"] for r in plain)
+    assert all("max_tokens" in r["body"] for r in plain)
     assert "todo_count.txt" in (out / "oneshot" / "count-todos" / "reply.txt").read_text()
-    assert select(["ex-histogram"])[0].request in plain[-1]["body"]["messages"][1]["content"] \
-        or select(["ex-histogram"])[0].request in plain[0]["body"]["messages"][1]["content"]
+    # the baseline's two calls, and for ex-histogram (whose histogram.py the request names)
+    # the phase engine's draft, which sends the baseline's very prompt, then histogram.py
+    # asked for alone (the draft reply held no block for it)
+    oneshot, draft, alone, baseline = plain
+    request = select(["ex-histogram"])[0].request
+    assert oneshot["body"]["messages"][1]["content"].startswith("Request:\nCount the lines")
+    assert draft["body"]["messages"] == baseline["body"]["messages"]
+    assert draft["body"]["max_tokens"] == baseline["body"]["max_tokens"]
+    assert baseline["body"]["messages"][1]["content"].startswith(f"Request:\n{request}")
+    assert alone["body"]["messages"][1]["content"].startswith(
+        f"Request:\n{request}\n\nhistogram.py:\n")
 
 
 @pytest.mark.slow
