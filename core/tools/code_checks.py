@@ -47,16 +47,23 @@ def parse_refusal(path: str, old: str | None, new: str) -> str:
     return (f"the new content of {path} is not valid Python: {problem}; nothing was written")
 
 
+def parsed(text: str, path: str) -> ast.Module | None:
+    """``text`` parsed as Python, or None when it does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
 def undefined(text: str, path: str) -> list[tuple[int, str]]:
     """The names the code uses that nothing defines, with their lines, in line order
     (pyflakes; empty when the text does not parse or has none)."""
     from pyflakes import checker, messages
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parsed(text, path)
+    if tree is None:
         return []
     found = checker.Checker(tree, filename=path).messages
     wanted = (messages.UndefinedName, messages.UndefinedLocal)
@@ -83,11 +90,8 @@ def problems(path: str, old: str | None, new: str) -> list[str]:
 def definitions(text: str, path: str) -> set[str]:
     """Top-level functions and classes, and methods as ``Class.method`` (empty when the text
     does not parse)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parsed(text, path)
+    if tree is None:
         return set()
     names: set[str] = set()
     for node in tree.body:
@@ -104,11 +108,8 @@ def signatures(text: str, path: str) -> list[str]:
     """The file's top-level functions and classes as a reader calls them, one line each
     (``def f(a, b=1)``, ``class Money`` with its methods indented; a ``@classmethod`` or
     ``@staticmethod`` marked); empty when the text does not parse."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parsed(text, path)
+    if tree is None:
         return []
     lines: list[str] = []
     for node in tree.body:

@@ -11,7 +11,8 @@ from pathlib import Path
 import bench.evals.oneshot
 from core.engine.authoring.draft import oneshot_messages
 from core.tools.text_files import collect
-from tests.support.script import analysis, authored, judge, of, plan, run, summary, task
+from tests.support.script import analysis, authored, files_workspace, judge, of, plan, run, \
+    summary, task
 
 STUB = "def add(a, b):\n    raise NotImplementedError\n"
 DRAFT = "def add(a, b):\n    return a + b\n"
@@ -19,17 +20,9 @@ OTHER = "def add(a, b):\n    return sum([a, b])\n"
 ASK = "Implement add(a, b) in calc.py so it returns the sum."
 
 
-def workspace(tmp_path: Path, files: dict[str, str]) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    for name, text in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
-
 
 def test_the_first_write_of_a_named_file_sends_the_one_shot_prompt(tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB, "notes.md": "# notes\n"})
+    ws = files_workspace(tmp_path, {"calc.py": STUB, "notes.md": "# notes\n"})
     expected = oneshot_messages(ASK, collect(ws))
     events, model = run([
         analysis("Implement add"),
@@ -51,7 +44,7 @@ def test_the_first_write_of_a_named_file_sends_the_one_shot_prompt(tmp_path: Pat
 
 def test_a_later_candidate_without_better_evidence_does_not_replace_the_draft(
         tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, model = run([
         analysis("Implement add"),
         plan(task(1, "write_file", path="calc.py", instruction="implement add"),
@@ -76,7 +69,7 @@ def test_a_repair_replaces_the_draft_only_when_more_of_the_workspaces_tests_pass
         tmp_path: Path) -> None:
     tests = ("from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n"
              "def test_add_negative():\n    assert add(-1, 1) == 0\n")
-    ws = workspace(tmp_path, {"calc.py": STUB, "test_calc.py": tests})
+    ws = files_workspace(tmp_path, {"calc.py": STUB, "test_calc.py": tests})
     wrong = "def add(a, b):\n    return a * b\n"
     events, model = run([
         analysis("Implement add"),
@@ -100,7 +93,7 @@ def test_a_repair_replaces_the_draft_only_when_more_of_the_workspaces_tests_pass
 
 def test_a_repair_that_does_no_better_leaves_the_draft(tmp_path: Path) -> None:
     tests = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
-    ws = workspace(tmp_path, {"calc.py": STUB, "test_calc.py": tests})
+    ws = files_workspace(tmp_path, {"calc.py": STUB, "test_calc.py": tests})
     wrong = "def add(a, b):\n    return a * b\n"
     worse = "def add(a, b):\n    return a - b\n"
     events, _ = run([
@@ -119,7 +112,7 @@ def test_a_repair_that_does_no_better_leaves_the_draft(tmp_path: Path) -> None:
 
 def test_an_ungrounded_requirement_is_an_assumption_listed_after_the_requirements(
         tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, model = run([
         analysis("Implement add", requirements=[
             {"requirement": "Handle both integer and floating-point inputs", "quote": ""},
@@ -142,7 +135,8 @@ def test_an_ungrounded_requirement_is_an_assumption_listed_after_the_requirement
 
 def test_a_plan_creating_an_unmentioned_file_while_the_named_one_is_untouched_is_refused(
         tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"hamming.py": "def distance(a, b):\n    raise NotImplementedError\n"})
+    ws = files_workspace(tmp_path, {"hamming.py": "def distance(a, b):\n    raise "
+                                                  "NotImplementedError\n"})
     ask = "Calculate the Hamming distance between two DNA strands in hamming.py."
     events, model = run([
         analysis("Hamming distance"),
@@ -161,7 +155,7 @@ def test_a_plan_creating_an_unmentioned_file_while_the_named_one_is_untouched_is
 
 
 def test_a_round_the_facts_settle_needs_no_judge_call(tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
         analysis("Implement add"),
         plan(task(1, "read_file", path="calc.py")),
@@ -178,7 +172,7 @@ def test_a_round_the_facts_settle_needs_no_judge_call(tmp_path: Path) -> None:
 
 
 def test_a_failed_task_still_goes_to_the_judge(tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
         analysis("Implement add"),
         plan(task(1, "write_file", path="calc.py", instruction="implement add"),
@@ -192,7 +186,7 @@ def test_a_failed_task_still_goes_to_the_judge(tmp_path: Path) -> None:
 
 
 def test_a_programming_language_is_not_the_persons_language(tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, model = run([
         analysis("Implement add", language="Python"),  # as the 1.5B model answered
         plan(task(1, "write_file", path="calc.py", instruction="implement add")),

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.script import analysis, authored, of, plan, run, summary, task
+from tests.support.script import analysis, authored, files_workspace, of, plan, run, summary, task
 
 ROOT = Path(__file__).resolve().parents[2]
 STUB = "def add(a, b):\n    raise NotImplementedError\n"
@@ -20,17 +20,10 @@ ASK = "Implement add in calc.py so it returns the sum"
 CLAIM = "Implemented add. The function was tested with various inputs and passed all tests."
 
 
-def workspace(tmp_path: Path, files: dict[str, str]) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir(parents=True)
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
-
 
 def test_a_command_before_the_write_is_no_evidence_and_the_claim_of_tests_is_replaced(
         tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
         analysis("Implement add", requirements=[
             {"requirement": "add returns the sum", "quote": "so it returns the sum"},
@@ -57,7 +50,7 @@ def test_a_command_before_the_write_is_no_evidence_and_the_claim_of_tests_is_rep
 
 
 def test_the_classic_loop_is_held_to_the_same_rules(tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
         {"tool_calls": [{"tool": "write_file",
                          "arguments": {"path": "calc.py", "instruction": "implement add"}}]},
@@ -74,7 +67,7 @@ def test_the_classic_loop_is_held_to_the_same_rules(tmp_path: Path) -> None:
 
 
 def test_a_classic_answer_without_the_change_it_was_asked_for_fails(tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
         {"text": "The add function should return a + b; the tests pass."},
         {"text": "I cannot write files."},
@@ -106,7 +99,7 @@ def replies(content: str) -> list[dict]:
 
 
 def test_headless_says_not_verified_and_the_exports_record_it(tmp_path: Path) -> None:
-    ws = workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
     home = tmp_path / "home"
     done = headless(home, "--headless", "--workspace", str(ws), "--model-script",
                     str(script_file(tmp_path, replies(DONE))), ASK)
@@ -124,13 +117,13 @@ def test_headless_says_not_verified_and_the_exports_record_it(tmp_path: Path) ->
 
 def test_headless_runs_the_workspaces_tests_and_exits_by_what_they_say(tmp_path: Path) -> None:
     tests = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
-    passing = workspace(tmp_path / "a", {"calc.py": STUB, "test_calc.py": tests})
+    passing = files_workspace(tmp_path / "a", {"calc.py": STUB, "test_calc.py": tests})
     done = headless(tmp_path / "home", "--headless", "--workspace", str(passing),
                     "--model-script", str(script_file(tmp_path / "a", replies(DONE))), ASK)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().splitlines()[-1].startswith("■ Done · 1 test passes (completed)")
     wrong = "def add(a, b):\n    return a * b\n"
-    failing = workspace(tmp_path / "b", {"calc.py": STUB, "test_calc.py": tests})
+    failing = files_workspace(tmp_path / "b", {"calc.py": STUB, "test_calc.py": tests})
     script = replies(wrong)
     script[3:3] = [authored(wrong, "calc.py"),  # the repair does no better
                    {"tool": "judge_tasks", "arguments": {

@@ -158,6 +158,16 @@ def of(events: list[Event], kind: str) -> list[Any]:
     return [e for e in events if e.kind == kind]
 
 
+def files_workspace(root: Path, files: dict[str, str]) -> Path:
+    """A workspace folder ``root/ws`` holding ``files`` (relative path → text)."""
+    folder = root / "ws"
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def one_file_workspace(root: Path, name: str, text: str) -> Path:
     """A workspace folder ``root/ws`` holding one file ``name`` with ``text``."""
     folder = root / "ws"

@@ -11,12 +11,10 @@ the registry declares them: the form the evaluation compares against.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
-from core.events import Event
 from core.schema import SchemaError
-from core.tools.base import ToolManager
+from core.tools.base import ToolManager, WrappedTools
 
 WRITE, EDIT = "write_file", "edit_file"
 WRITE_DESCRIPTION = ("Create a file or change an existing one: name the file and say what it "
@@ -52,18 +50,13 @@ def check_write(tool: str, arguments: dict[str, Any]) -> None:
                           "file must contain or what must change)")
 
 
-class OfferedTools:
-    """The registry's tools (``ToolManager``) as offered; see the module's docstring."""
+class OfferedTools(WrappedTools):
+    """The registry's tools (``ToolManager``) as offered; see the module's docstring. The
+    task runner runs the registry's tools itself (``execute`` here is the registry's)."""
 
     def __init__(self, inner: ToolManager, authored: bool = True) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.authored = authored
-
-    async def open(self, emit: Callable[[Event], None]) -> None:
-        await self.inner.open(emit)
-
-    async def close(self) -> None:
-        await self.inner.close()
 
     def names(self) -> list[str]:
         """Every tool a plan may name (``edit_file`` included, though never offered)."""
@@ -102,6 +95,3 @@ class OfferedTools:
         either = dict(own, required=["path"])
         either["properties"] = {**own["properties"], "instruction": INSTRUCTION}
         return either
-
-    def written_paths(self, name: str, arguments: dict[str, Any]) -> set[str]:
-        return self.inner.written_paths(name, arguments)
