@@ -163,8 +163,13 @@ def test_the_runner_runs_the_project_tasks_on_both_engines_against_an_endpoint(
     assert data == json.loads((out / "results.json").read_text())
     phase, classic = data["engines"]["phase"], data["engines"]["classic"]
     assert phase["totals"]["passed"] == classic["totals"]["passed"] == 1
-    assert phase["totals"]["statuses"] == {"completed": 14}
+    # a plan that writes only todo_count.txt where the request names another file is
+    # reviewed into a write of that file, which the replies never give: those runs spend the
+    # small budget; count-todos (whose file it is) completes
+    assert set(phase["totals"]["statuses"]) <= {"completed", "budget_exhausted"}
+    assert sum(phase["totals"]["statuses"].values()) == 14
     assert sum(phase["totals"]["outcomes"].values()) == 14
+    assert [r["status"] for r in phase["tasks"] if r["task"] == "count-todos"] == ["completed"]
     assert phase["totals"]["claimed_success_but_failed"] == sum(
         run["outcome"] == "succeeded" and not run["passed"] for run in phase["tasks"])
     assert set(classic["totals"]["statuses"]) <= {"completed", "budget_exhausted"}
