@@ -58,7 +58,7 @@ def test_window_keeps_recent_runs_and_milestones(tmp_path: Path) -> None:
     async def go() -> None:
         await recorded_run(store, conversation, "r1", [
             analysis("Write a file", complexity="complex"), phases((1, "Write", [])),
-            plan(task(1, "write_file", path="new.txt", content="hi")), judge([1]),
+            plan(task(1, "write_file", path="new.txt", content="hi")),
             summary("MILESTONE-WRITE wrote a new file")], tmp_path)
         for i in range(2, 6):
             await recorded_run(store, conversation, f"r{i}",

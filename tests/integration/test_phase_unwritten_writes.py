@@ -29,8 +29,7 @@ def test_a_phase_called_complete_whose_only_write_failed_goes_on_with_that_write
         judge([1, 2], summary="Counted the TODO lines and wrote them."),
         think(True, False, ""),
         plan(task(1, "write_file", path="todo_count.txt", content="2")),
-        judge([1], summary="Wrote the count 2."),
-        summary(),
+        summary(),  # the clean write is decided by the engine
     ], ws)
     notices = [n.message for n in of(events, "notice") if n.stage == "judge"]
     assert notices == ["Phase 1, round 1: the phase was called complete, but the write of "
@@ -95,8 +94,7 @@ def test_a_write_that_failed_in_an_earlier_round_keeps_the_phase_open_with_why(
         plan(task(1, "search_code", pattern="TODO")),
         judge([1], summary="Found the two TODO lines."),
         plan(task(1, "write_file", path="todo_count.txt", content="2")),
-        judge([1], summary="Wrote the count 2."),
-        summary(),
+        summary(),  # the clean write is decided by the engine
     ], ws, max_rounds_per_phase=3)
     notices = [n.message for n in of(events, "notice") if n.stage == "judge"]
     assert notices == ["Phase 1, round 2: the phase was called complete, but the write of "
