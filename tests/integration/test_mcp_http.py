@@ -45,13 +45,14 @@ def http_server() -> Iterator[str]:
 def test_a_run_calls_a_tool_of_a_streamable_http_server(tmp_path: Path, http_server: str) -> None:
     remote = McpServer("web", http_server, env=(("X-Client", "phasedesk-test"),), approval="auto")
     replies = [analysis("Echo"), plan(task(1, "web__echo", text="over http")), judge([1]),
-               summary("Echoed.")]
+               summary("Echoed the text over HTTP.")]
     events, model = run(replies, tmp_path, mcp_servers=(remote,))
 
     assert [(t.tool, t.status, t.result) for t in of_kind(events, "task_finished")] == [
         ("web__echo", "done", "over http")]
     assert "web__crash" in str(model.requests[1]["tools"])
     assert statuses(events) == [("web", "started"), ("web", "stopped")]
+    assert of_kind(events, "summary")[0].generated_by == "model"
 
 
 def test_an_unreachable_url_is_a_clear_failure_and_the_run_goes_on(tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def test_a_run_reads_git_log_through_the_git_server(tmp_path: Path) -> None:
     repo = git_repository(tmp_path / "repo", ["Add the parser", "Fix the lexer's tabs"])
     replies = [analysis("Show the recent commits"),
                plan(task(1, "git__git_log", repo_path=str(repo), max_count=5)),
-               judge([1]), summary("Two commits.")]
+               judge([1]), summary("Listed the two recent commits.")]
     events, model = run(replies, tmp_path / "repo", mcp_servers=(git_server(repo),))
 
     finished = of_kind(events, "task_finished")
@@ -80,6 +80,7 @@ def test_a_run_reads_git_log_through_the_git_server(tmp_path: Path) -> None:
     assert log.startswith("Commit history:")
     assert log.index("Fix the lexer's tabs") < log.index("Add the parser")
     assert "Fix the lexer's tabs" in tool_messages(model.requests[2])
+    assert of_kind(events, "summary")[0].generated_by == "model"
     assert wait_until_gone(list(server_pids(events).values())) == []
 
 
@@ -102,7 +103,8 @@ def test_mcp_tools_ask_first_and_approve_for_this_run_covers_that_tool(tmp_path:
                     task(2, "time__get_current_time", [1], timezone="Europe/Paris"),
                     task(3, "time__convert_time", [2], source_timezone="UTC", time="12:00",
                          target_timezone="Asia/Tokyo")),
-               judge([1, 2], [3]), summary("Two times.")]
+               judge([1, 2], [3], completed=False, reason="the conversion was denied"),
+               summary("Told two times; the conversion was denied.")]
     events, _ = asyncio.run(answered_run(replies, tmp_path, ["run", "deny"],
                                          mcp_servers=(time_server(approval="ask"),)))
 
