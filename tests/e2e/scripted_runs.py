@@ -31,7 +31,8 @@ def port() -> int:
 
 
 def two_phase_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0) -> list[Reply]:
-    """Phase 1: a round with a failed task, Think, a second round; phase 2: edit and check."""
+    """Phase 1: a round with a failed task, Think, a second round; phase 2: edit and check,
+    a clean write round the engine decides from the facts (no judge call)."""
     first_judge = judge([1, 3], [2], completed=False, action="continue_phase",
                         summary="Two of three reads worked.", reason="missing.py does not exist")
     if delay_judge_s:
@@ -47,7 +48,6 @@ def two_phase_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0) 
         judge([1], completed=True),
         plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080"),
              task(2, "read_file", [1], path="config.py")),
-        judge([1, 2]),
         summary(summary_md, highlights=["PORT is 8080 now", "No new dependencies"]),
     ]
 

@@ -9,9 +9,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
-from tests.e2e.pagetools import click, js, settle, submit, wait_js
+from tests.e2e.pagetools import click, js, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory
-from tests.support.script import analysis, authored, judge, plan, summary, task
+from tests.support.script import analysis, authored, plan, summary, task
 
 pytestmark = pytest.mark.gui
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -27,14 +27,14 @@ def test_the_card_of_a_computed_file_shows_the_program_and_the_diff(
     (workspace / "notes.md").write_text("- TODO: one\n- TODO: two\n", encoding="utf-8")
     (workspace / "config.py").write_text("PORT = 8000  # TODO: read it from the settings\n",
                                          encoding="utf-8")
-    window = make_window(ScriptedFactory([
+    factory = ScriptedFactory([
         analysis("Write the TODO count into todo_count.txt"),
         plan(task(1, "search_code", pattern="TODO"),
              task(2, "write_file", [1], path="todo_count.txt",
                   instruction="the number of lines containing TODO")),
         authored(COUNT),
-        judge([1, 2]),
-        summary("## Done\n\ntodo_count.txt holds 3, counted by a program.")]))
+        summary("## Done\n\ntodo_count.txt holds 3, counted by a program.")])
+    window = make_window(factory)
     window.resize(1200, 1100)
     submit(qtbot, window, "Count the lines containing TODO and write the number into "
                           "todo_count.txt")
@@ -44,12 +44,24 @@ def test_the_card_of_a_computed_file_shows_the_program_and_the_diff(
     card = "document.querySelectorAll('.task')[1]"
     result = js(qtbot, window, f"{card}.querySelector('.detail.outcome .detail-text')"
                                ".textContent")
-    assert result.startswith("wrote todo_count.txt (2 bytes, created)\nComputed: the content "
+    assert result.startswith("wrote todo_count.txt (2 bytes, created)\nThe draft: what the "
+                             "model alone wrote for the request.\nComputed: the content "
                              "is what this program gave, run in a sandboxed copy of the "
                              "workspace:\n```python\nimport os\n")
     assert "count += sum('TODO' in line for line in handle)" in result
     assert js(qtbot, window, f"Array.from({card}.querySelectorAll('.diff-code'))"
                              ".map(c => c.textContent)") == ["@@ -0,0 +1 @@", "+3"]
+    # A data file offered as a program gets the plain draft prompt: the person's words
+    # first, never the goal; the clean write then settled the round without a judge.
+    [asked] = [r["messages"][-1]["content"] for r in factory.models[0].requests
+               if not r["tools"]]
+    assert asked.startswith("Request:\nCount the lines containing TODO and write the number "
+                            "into todo_count.txt\n\ntodo_count.txt does not exist yet.")
+    assert "reply with a Python program" in asked and "[Goal]" not in asked
+    assert [c.stage for c in factory.last.of("llm_call")] == [
+        "request_analyser", "plan", "author", "summarizer"]
+    assert texts(qtbot, window, ".judge .judge-summary") == [
+        "Decided from the facts: todo_count.txt written; no check ran on it."]
     click(qtbot, window, ".task-head", 1)
     js(qtbot, window, f"(() => {{ {card}.scrollIntoView({{block: 'start'}}); return 1; }})()")
     settle(qtbot, window, ms=400, top=None)

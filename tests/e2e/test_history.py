@@ -120,9 +120,12 @@ def test_new_conversation_starts_without_memory_and_the_list_is_newest_first(
 
 def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: WindowMaker,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    factory = ScriptedFactory(one_phase("A", "## A"), one_phase("B", "## B"))
+    # Neither request asks for a change ("delete me" would: a read-only round is then
+    # continued by the engine, not judged).
+    factory = ScriptedFactory(one_phase("Look at A", "## A\n\nRead the config."),
+                              one_phase("Look at B", "## B\n\nRead the config."))
     window = make_window(factory)
-    for request in ("keep me", "delete me"):
+    for request in ("keep me", "drop me"):
         window.sidebar.new_button.click()
         submit(qtbot, window, request)
         wait_js(qtbot, window, FINISHED)
@@ -132,7 +135,7 @@ def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: Wind
     assert window.sidebar.conversations.item(0).text().startswith("Renamed title\n")
     with Store() as store:
         assert sorted(c["title"] for c in store.list_conversations()) == ["Renamed title",
-                                                                         "delete me"]
+                                                                         "drop me"]
 
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *a, **k: QMessageBox.StandardButton.Cancel)
@@ -147,7 +150,7 @@ def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: Wind
 
     monkeypatch.setattr(QMessageBox, "question", yes)
     conversation_menu_action(window, window.sidebar.conversations.item(1), "Delete…")
-    assert asked and "delete me" in asked[0] and "1 run" in asked[0]
+    assert asked and "drop me" in asked[0] and "1 run" in asked[0]
     assert [window.sidebar.conversations.item(i).text().split("\n")[0]
             for i in range(window.sidebar.conversations.count())] == ["Renamed title"]
     wait_js(qtbot, window, "document.querySelectorAll('.run').length === 0")
@@ -156,7 +159,7 @@ def test_rename_and_delete_from_the_context_menu(qtbot: QtBot, make_window: Wind
         assert left["title"] == "Renamed title"
         assert store.conversation(left["id"] + 1) is None
         deleted_runs = store._rows("SELECT COUNT(*) FROM events e JOIN runs r ON r.id = e.run_id"
-                                   " WHERE r.request = 'delete me'")[0][0]
+                                   " WHERE r.request = 'drop me'")[0][0]
         assert deleted_runs == 0
 
 
@@ -208,7 +211,7 @@ def test_export_the_last_run_as_json_and_markdown(qtbot: QtBot, make_window: Win
     exported = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     assert exported["format"] == "phasedesk-run/1"
     assert exported["run"]["request"] == "Move the server to port 8080"
-    assert len(exported["replies"]) == exported["run"]["llm_calls"] == 10
+    assert len(exported["replies"]) == exported["run"]["llm_calls"] == 9
     target["path"] = tmp_path / "run.md"
     menu_action(window, "Export last run as Markdown").trigger()
     markdown = (tmp_path / "run.md").read_text(encoding="utf-8")

@@ -1,5 +1,6 @@
-"""A Chinese request in the real page: the analysis shows its language, the judge line and the
-summary come back in Chinese, and the window is captured for a person to look at."""
+"""A Chinese request in the real page: the analysis shows its language, every model call is
+asked in Chinese and the summary comes back in Chinese (the clean write round is settled by
+the engine, whose Judge card says so), and the window is captured for a person to look at."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.gui
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 FINISHED = "document.querySelectorAll('.run-footer').length === {n}"
 REQUEST = "把 config.py 里的端口改成 8080"
-JUDGED = "已读取 config.py，并把 PORT 从 8000 改成了 8080。"
+DECIDED = "Decided from the facts: config.py written; no check ran on it."
 SUMMARY = ("## 端口已改为 8080\n\n本次运行完成了请求：\n- 读取了 `config.py`\n"
            "- 把 `PORT` 从 8000 改成了 8080\n\n没有遗留的问题。")
 
@@ -30,7 +31,6 @@ def chinese_run() -> list[Reply]:
             plan(task(1, "read_file", path="config.py"),
                  task(2, "edit_file", [1], path="config.py", old_text="PORT = 8000",
                       new_text="PORT = 8080")),
-            judge([1, 2], summary=JUDGED),
             summary(SUMMARY, highlights=["PORT 现在是 8080", "没有新增依赖"])]
 
 
@@ -49,14 +49,16 @@ def test_a_chinese_request_shows_its_language_and_a_chinese_summary(
     wait_js(qtbot, window, FINISHED.format(n=1))
 
     assert texts(qtbot, window, ".analysis-language") == ["language: Chinese (简体中文)"]
-    assert texts(qtbot, window, ".judge-summary") == [JUDGED]
+    assert texts(qtbot, window, ".judge-summary") == [DECIDED]
+    assert texts(qtbot, window, ".judge .judge-by-engine") == [
+        "decided from the facts, no model call"]
     panel = ".message-summarizer .summarizer-content"
     assert texts(qtbot, window, f"{panel} h2") == ["端口已改为 8080"]
     assert texts(qtbot, window, f"{panel} li") == ["读取了 config.py", "把 PORT 从 8000 改成了 8080"]
     assert "PORT 现在是 8080" in js(qtbot, window,
                                   "document.querySelector('.message-summarizer').innerText")
     asked = [r["messages"][-1]["content"] for r in factory.models[0].requests]
-    assert len(asked) == 5 and all("in Chinese (简体中文), the person's language" in text
+    assert len(asked) == 4 and all("in Chinese (简体中文), the person's language" in text
                                    for text in asked)
 
     ARTIFACTS.mkdir(exist_ok=True)

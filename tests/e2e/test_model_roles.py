@@ -83,13 +83,13 @@ def test_the_inspector_shows_which_model_served_each_call(qtbot: QtBot,
     submit(qtbot, window, "move the port")
     wait_js(qtbot, window, FINISHED)
     calls = factory.last.of("llm_call")
+    # analyse, phases, plan, judge, think, plan, judge, plan (a clean write: no judge), summary
     assert [c.model for c in calls] == [
         "judge-model (thinking)", "judge-model (thinking)", "scripted", "judge-model (thinking)",
-        "scripted", "scripted", "judge-model (thinking)", "scripted", "judge-model (thinking)",
-        "judge-model (thinking)"]
+        "scripted", "scripted", "judge-model (thinking)", "scripted", "judge-model (thinking)"]
 
     click(qtbot, window, ".calls-toggle")
-    assert count(qtbot, window, ".call") == 10
+    assert count(qtbot, window, ".call") == 9
     assert texts(qtbot, window, ".call-stage") == [c.stage.replace("_", " ") for c in calls]
     assert texts(qtbot, window, ".call-head .call-model") == [c.model for c in calls]
     assert js(qtbot, window, "document.querySelectorAll('.call-model')[0].title") == \

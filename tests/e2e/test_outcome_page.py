@@ -19,49 +19,55 @@ HOSTILE = 'Port <img src=x onerror="document.title=\'owned\'"> 8080'
 
 
 def _clean() -> list[dict]:
+    """A grounded requirement whose text is hostile, an assumption, and a write the engine
+    judges from the facts (no judge call); the model's own evidence is not shown."""
     written = summary("## Port moved\n\nThe config now says 8080.")
     written["arguments"]["requirements"] = [
         {"requirement": HOSTILE, "status": "done", "evidence": "task 1 edit_file <b>ok</b>"}]
-    return [analysis("Move the port", requirements=[HOSTILE, "Keep DEBUG as it is"]),
-            phases((1, "Edit", [])),
+    return [analysis("Move the port", requirements=[
+                {"requirement": HOSTILE, "quote": "port to 8080"}, "Keep DEBUG as it is"]),
             plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000",
                       new_text="PORT = 8080")),
-            judge([1]), written]
+            written]
 
 
 def _failing() -> list[dict]:
     return [analysis("Fix the parser", requirements=["Fix parser.py"]),
-            phases((1, "Fix", [])),
             plan(task(1, "read_file", path="parser.py")),
             judge([], [1], completed=False, action="end_phase", reason="no parser.py"),
             summary("## Nothing fixed\n\nparser.py does not exist.")]
 
 
 def test_the_outcome_leads_the_summary_footer_and_history_list(
-        qtbot: QtBot, make_window: WindowMaker) -> None:
-    window = make_window(ScriptedFactory(_clean(), _failing(), think_stage="never"))
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+    factory = ScriptedFactory(_clean(), _failing(), think_stage="never")
+    window = make_window(factory)
     submit(qtbot, window, "Move the port to 8080")
     wait_js(qtbot, window, FINISHED)
 
+    assert (workspace / "config.py").read_text() == "PORT = 8080\n"
     header = texts(qtbot, window, ".summarizer-header > *")
-    assert header == ["📝", "Summary", "✅ Succeeded"]  # "completed" adds nothing to it
-    assert texts(qtbot, window, ".summarizer-requirements .requirement-text") == [
-        HOSTILE, "Keep DEBUG as it is"]
+    # "completed" adds nothing to the outcome; the verification chip says nothing checked it
+    assert header == ["📝", "Summary", "✅ Succeeded", "🧪 not verified"]
+    assert texts(qtbot, window, ".summarizer-requirements .requirement-text") == [HOSTILE]
     assert js(qtbot, window, "Array.from(document.querySelectorAll('.requirement'))"
-                             ".map(r => r.dataset.status)") == ["done", "done"]
-    assert texts(qtbot, window, ".requirement-evidence")[0] == "Evidence: task 1 edit_file <b>ok</b>"
-    assert texts(qtbot, window, ".requirement-evidence .evidence-text")[0] == \
-        "task 1 edit_file <b>ok</b>"
+                             ".map(r => r.dataset.status)") == ["done"]
+    assert texts(qtbot, window, ".requirement-evidence .evidence-text") == [
+        "config.py written by task 1 in round 1 (edit_file config.py). Nothing checked the "
+        "final files, so the change is not verified."]
+    assert texts(qtbot, window, ".summarizer-checked .assumption") == ["Keep DEBUG as it is"]
     assert count(qtbot, window, ".message-summarizer img, .summarizer-requirements b") == 0
     assert js(qtbot, window, "document.title") != "owned"
-    assert texts(qtbot, window, ".run-footer > *")[0] == "✅ Succeeded"
+    assert texts(qtbot, window, ".run-footer > *")[:2] == ["✅ Succeeded", "🧪 not verified"]
     assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith("✓ succeeded")
+    assert [c.stage for c in factory.last.of("llm_call")] == [
+        "request_analyser", "plan", "summarizer"]  # the write settled the round: no judge
 
     window.history_view.new()
     submit(qtbot, window, "Fix the parser")
     wait_js(qtbot, window, FINISHED)
     assert texts(qtbot, window, ".summarizer-header .outcome") == ["❌ Failed"]
-    assert texts(qtbot, window, ".summarizer-header .badge") == ["❌ Failed"]
+    assert texts(qtbot, window, ".summarizer-header .badge") == ["❌ Failed", "🧪 not verified"]
     assert js(qtbot, window, "Array.from(document.querySelectorAll('.requirement'))"
                              ".map(r => r.dataset.status)") == ["failed"]
     assert js(qtbot, window, "document.querySelector('.run').dataset.outcome") == "failed"

@@ -1,5 +1,6 @@
 """What a newcomer reads on the page: priorities as priorities, approvals where they happened
-(live and replayed), the judge's line once, one outcome chip, evidence under a label."""
+(live and replayed), the judge's line once, one outcome chip beside the verification chip,
+evidence under a label."""
 
 from __future__ import annotations
 
@@ -55,7 +56,10 @@ def test_task_priority_reads_as_a_priority_and_the_judge_line_shows_once(
     assert count(qtbot, window, ".judge .judge-summary") == 1
     assert count(qtbot, window, ".phase-summary") == 0
 
-    assert texts(qtbot, window, ".summarizer-header .badge") == ["✅ Succeeded"]
+    # One outcome chip, no "completed" beside it; the verification chip says what checked it.
+    assert texts(qtbot, window, ".summarizer-header .badge") == ["✅ Succeeded",
+                                                                "🧪 not verified"]
+    assert texts(qtbot, window, ".summarizer-header .outcome") == ["✅ Succeeded"]
     js(qtbot, window, "(() => { document.querySelector('.plan').scrollIntoView({block: 'start'});"
                       " document.getElementById('timeline').scrollTop -= 150; return 1; })()")
     settle(qtbot, window, ms=400, top=None)
@@ -73,7 +77,7 @@ def test_a_run_that_ran_out_of_budget_says_so_beside_its_outcome(
     wait_js(qtbot, window, FINISHED)
     assert factory.last.of("run_finished")[0].status == "budget_exhausted"
     badges = texts(qtbot, window, ".summarizer-header .badge")
-    assert badges[-1] == "⏳ Budget used up" and len(badges) == 2
+    assert badges[1:] == ["⏳ Budget used up", "🧪 not verified"]
     assert js(qtbot, window, "document.querySelector('.summarizer-header .outcome') !== null")
 
 

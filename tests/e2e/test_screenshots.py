@@ -11,7 +11,7 @@ from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, js, settle, submit, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
 from tests.e2e.windowtools import open_conversation
-from tests.support.script import analysis, judge, phases, plan, summary, task
+from tests.support.script import analysis, authored, checks, judge, phases, plan, summary, task
 
 pytestmark = pytest.mark.gui
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -22,14 +22,29 @@ REQUESTS = ("Add a health check endpoint to the server",
 
 
 def short_run(goal: str) -> list[dict]:
+    """A question: one round of reads, judged by the model."""
     return [analysis(goal, complexity="complex"), phases((1, "Look around", [])),
             plan(task(1, "read_file", path="config.py"), task(2, "list_files")),
             judge([1, 2]), summary(f"## {goal}\n\n- looked at `config.py`\n- nothing else to do")]
 
 
+def change_run(goal: str) -> list[dict]:
+    """A request for a change: a round of reads the engine goes on from (nothing is written
+    yet), then the draft of health.py and (the window's example_checks assist is on) the
+    checks of the request's examples, none of which the request states: a clean write the
+    engine settles from the facts."""
+    return [analysis(goal, complexity="complex"), phases((1, "Add it", [])),
+            plan(task(1, "read_file", path="config.py"), task(2, "list_files")),
+            plan(task(1, "write_file", path="health.py", instruction="a health check")),
+            authored("def health() -> dict[str, str]:\n    return {'status': 'ok'}\n",
+                     "health.py"),
+            checks("from health import health\n\nassert health() == {'status': 'ok'}\n"),
+            summary(f"## {goal}\n\n- looked at `config.py`\n- wrote `health.py`")]
+
+
 def test_screenshots_of_the_inspector_and_the_conversation_list(
         qtbot: QtBot, make_window: WindowMaker) -> None:
-    factory = ScriptedFactory(short_run("Health check"), short_run("Slow tests"),
+    factory = ScriptedFactory(change_run("Health check"), short_run("Slow tests"),
                               two_phase_replies())
     window = make_window(factory)
     window.resize(1280, 860)
@@ -40,6 +55,8 @@ def test_screenshots_of_the_inspector_and_the_conversation_list(
         submit(qtbot, window, request)
         wait_js(qtbot, window, FINISHED.format(n=1))
     assert window.sidebar.conversations.count() == 3
+    assert [window.sidebar.conversations.item(i).text().split("\n")[1][:11]
+            for i in range(3)] == ["✓ succeeded"] * 3
     ARTIFACTS.mkdir(exist_ok=True)
 
     click(qtbot, window, ".calls-toggle")

@@ -51,12 +51,13 @@ def snapshot(folder: Path) -> Snapshot:
 
 
 def write_and_edit() -> list[Reply]:
-    """One round: edit config.py and create docs/notes.md (and its folder)."""
+    """One round: edit config.py and create docs/notes.md (and its folder); the engine
+    settles the clean write round from the facts, so no judge is asked."""
     return [analysis("Move the port and write notes", complexity="complex"), phases((1, "Change", [])),
             plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000",
                       new_text="PORT = 8080"),
                  task(2, "write_file", path="docs/notes.md", content="# Notes\n\nPort 8080.\n")),
-            judge([1, 2]), summary("## Moved\n\n- PORT is 8080\n- notes written")]
+            summary("## Moved\n\n- PORT is 8080\n- notes written")]
 
 
 def answer_with(monkeypatch: pytest.MonkeyPatch, button: QMessageBox.StandardButton
