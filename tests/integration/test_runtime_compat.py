@@ -19,7 +19,7 @@ from core.llm.openai_client import OpenAIModel
 from core.llm.probe import PROBE_TOOL, ProbeResult, store
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.fake_runtimes import EXPECTED_STRATEGY, RUNTIMES, FakeRuntime
-from tests.support.script import analysis, judge, phases, plan, summary, task
+from tests.support.script import analysis, phases, plan, summary, task
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITE = {"path": "hello.txt", "content": "hello from the model\n"}
@@ -27,11 +27,11 @@ REQUEST = "Write hello.txt saying hello from the model"
 
 
 def stages() -> dict[str, list[dict[str, Any]]]:
-    """The model's replies for a request that writes one file, on either engine."""
+    """The model's replies for a request that writes one file, on either engine (the clean
+    write round is decided by the engine: no judge request)."""
     return {"request_analyser": [analysis("Write hello.txt")],
             "phase_planner": [phases((1, "Write", []))],
             "plan_tool_call": [plan(task(1, "write_file", **WRITE))],
-            "judge_tasks": [judge([1])],
             "summarizer": [summary("Wrote hello.txt as asked.")],
             "auto": [{"tool": "write_file", "arguments": WRITE},
                      {"text": "I wrote hello.txt as asked."}]}
