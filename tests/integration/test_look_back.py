@@ -14,7 +14,8 @@ import pytest
 from tests.support.script import (
     analysis, authored, checks, judge, of, one_file_workspace, plan, run, summary, task)
 
-CALC = "def add_numbers(a, b):\n    return a + b\n\n\ndef double(x):\n    return add_numbers(x, x)\n"
+CALC = ("def add_numbers(a, b):\n    return a + b\n\n\n"
+        "def double(x):\n    return add_numbers(x, x)\n")
 RENAMED = CALC.replace("add_numbers", "add")
 RENAME = "Rename add_numbers to add in calc.py."
 STUB = "def double(x):\n    raise NotImplementedError\n"
