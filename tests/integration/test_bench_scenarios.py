@@ -17,7 +17,7 @@ from bench.engine_scenarios import Scenario, scenarios
 @pytest.mark.parametrize("full", [False, True], ids=["lean", "full"])
 @pytest.mark.parametrize("scenario", scenarios(), ids=lambda s: s.name)
 def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full: bool) -> None:
-    """``run_one`` raises where a run strays from the script; the phase engine judges every
+    """``run_one`` raises where a run strays from the script; the phase engine plans every
     round and adds the analysis and the summary."""
     rounds = sum(len(phase) for phase in scenario.rounds)
     for engine in ENGINES:
