@@ -44,7 +44,8 @@ def reviewed(specs: tuple[TaskSpec, ...], request: str, workspace: Path, written
     kept = [replace(s, dependencies=[d for d in s.dependencies if d not in strays])
             for s in specs if s.id not in strays]
     target = targets[0]
-    if not any(target in writes(s.tool, s.arguments) for s in kept):
+    planned = any(target in writes(s.tool, s.arguments) for s in kept)
+    if not planned:
         kept.append(TaskSpec(id=max((s.id for s in specs), default=0) + 1, tool=WRITE,
                              arguments={"path": target, "instruction":
                                         f"Make the change the request asks for in {target}."},
@@ -53,5 +54,5 @@ def reviewed(specs: tuple[TaskSpec, ...], request: str, workspace: Path, written
     created = ", ".join(path for paths in strays.values() for path in paths)
     return Review(tuple(kept), (
         f"the plan would create {created}, which the request does not mention, while "
-        f"{target}, which it names, is untouched; those writes are not run and the write of "
-        f"{target} is planned instead"))
+        f"{target}, which it names, is untouched; those writes are not run"
+        + ("" if planned else f" and the write of {target} is planned instead")))
