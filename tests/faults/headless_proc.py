@@ -42,16 +42,17 @@ def write(tid: int, path: str, tag: str) -> dict[str, Any]:
 
 
 def writing_script(delay_s: float = 0.12) -> dict[str, Any]:
-    """Three rounds of writes, edits and overwrites, with a pause before every reply."""
+    """Three rounds of writes, edits and overwrites, with a pause before every reply: one
+    phase each, since a round whose writes all succeed ends its phase on the facts (no
+    judge call)."""
     replies = [
-        analysis("Write three files", complexity="complex"), phases((1, "Write", [], 3)),
+        analysis("Write three files", complexity="complex", estimated_phases=3),
+        phases((1, "Write", []), (2, "Edit", [1]), (3, "Overwrite", [2])),
         plan(write(1, "a.txt", "a1"), write(2, "b.txt", "b1")),
-        judge([1, 2], completed=False, action="continue_phase"),
         plan(write(1, "a.txt", "a2"),
              task(2, "edit_file", path="b.txt", old_text="END-b1", new_text="END-b1-edited")),
-        judge([1, 2], completed=False, action="continue_phase"),
         plan(write(1, "a.txt", "a3"), write(2, "c.txt", "c1")),
-        judge([1, 2]), summary("## Written\n\nThree files."),
+        summary("## Written\n\nThree files."),
     ]
     return {"replies": [{**reply, "delay_s": delay_s} for reply in replies]}
 

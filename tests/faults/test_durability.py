@@ -17,8 +17,8 @@ from core.events import PROGRESS_TYPES
 from core.store.history import Store
 from core.tools import paths
 from core.tools.checkpoint import Checkpoint, sweep_interrupted_runs
-from tests.faults.headless_proc import (ORIGINAL_A, ROOT, Headless, command_script, versions,
-                                        writing_script)
+from tests.faults.headless_proc import (ORIGINAL_A, ROOT, Headless, body, command_script,
+                                        versions, writing_script)
 from tests.support.proc_tree import (alive, holding, require_sandbox, token, wait_dead,
                                      wait_for_sleepers)
 
@@ -72,6 +72,9 @@ def test_sigkill_at_20_random_points_keeps_history_and_files_whole(
     total = len(reference.events())
     assert [e["kind"] for e in reference.events()][-2:] == ["summary", "run_finished"]
     check_files(tmp_path / "reference", "reference run")
+    assert {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "reference").iterdir()} \
+        == {"a.txt": body("a3"), "b.txt": body("b1").replace("END-b1", "END-b1-edited"),
+            "c.txt": body("c1")}  # all three rounds of writes ran
     rng = random.Random(SEED)
     for attempt in range(KILLS):
         ws = fresh_workspace(tmp_path / f"ws-{attempt}")

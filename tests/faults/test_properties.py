@@ -15,9 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.engine import stages
+from core.engine.stages import schemas as stages
 from core.engine.execution.scheduler import find_cycle, order_phases, schedule
 from core.schema import SchemaError, coerce
+from core.shapes.stage_results import Analysis
 from core.tools import default_registry
 from tests.support.script import analysis, judge, phases, plan, task
 
@@ -98,14 +99,20 @@ PARSERS: dict[str, tuple[dict[str, Any], Callable[[Any], Any]]] = {
 
 
 def as_dict(value: Any) -> dict[str, Any]:
-    """A typed stage result as the JSON its schema describes (repair notes left out)."""
+    """A typed stage result as the JSON its schema describes (repair notes left out; an
+    analysis keeps each requirement and its quote apart, one list each, which go back
+    together here, pair by pair)."""
     def plain(item: Any) -> Any:
         if isinstance(item, dict):
             return {k: plain(v) for k, v in item.items() if k != "notes"}
         if isinstance(item, (list, tuple)):
             return [plain(v) for v in item]
         return item
-    return plain(dataclasses.asdict(value))
+    data: dict[str, Any] = plain(dataclasses.asdict(value))
+    if isinstance(value, Analysis):
+        data["requirements"] = [{"requirement": r, "quote": q} for r, q in
+                                zip(value.requirements, data.pop("quotes"), strict=True)]
+    return data
 
 
 @pytest.mark.parametrize("stage", list(PARSERS))
@@ -148,6 +155,8 @@ def with_value(reply: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict
 HOSTILE = [  # what the random search found once, kept as fixed cases
     ("request_analyser", with_value(analysis(), ("surplus",), {"extra": True}), "parses"),
     ("request_analyser", with_value(analysis(), ("estimated_phases",), "²"), "refused"),
+    ("request_analyser", with_value(analysis(), ("requirements",), [
+        {"requirement": "Port 8080", "quote": "move the port"}, "plain words too"]), "parses"),
     ("phase_planner", with_value(phases((1, "A", [])), ("phases", 0, "estimated_rounds"),
                                  "9" * 5000), "refused"),
     ("plan_tool_call", with_value(plan(task(1, "list_files")), ("tasks", 0, "priority"), "--5"),
