@@ -30,7 +30,8 @@ def engine_verdict(tasks: list[Task], wrote: list[str], failing: list[str],
         if failing or broken or unwritten:
             return None
         said = f"{', '.join(wrote)} written" + (f"; {checked}" if checked else
-                                               "; no check ran on it")
+                                               "; no check ran on " +
+                                               ("them" if len(wrote) > 1 else "it"))
         return Verdict(user_summary=f"Decided from the facts: {said}.", next_action="end_phase",
                        phase_completed=True)
     if changes_requested and not written_before and last_phase and not last_round:

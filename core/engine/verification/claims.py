@@ -57,6 +57,8 @@ def held_to(text: str, state: VerificationState) -> tuple[str, bool]:
             marker = re.match(r"\s*(?:[-*+]|\d+[.)])\s+", piece)
             if not replaced:
                 out.append((marker.group(0) if marker else lead) + fact(state))
+            if piece.endswith("\n"):
+                out.append("\n")
             replaced = True
             continue
         out.append(piece)

@@ -80,3 +80,11 @@ def test_requirements_are_grounded_in_the_persons_words() -> None:
     assert not grounded("Read the DNA strands from the input files", "",
                         "Calculate the Hamming distance between two DNA strands in hamming.py")
     assert not grounded("close all existing connections", "", "Switch to port 8080")
+
+
+def test_a_replaced_line_keeps_its_line_break() -> None:
+    text = "Changed the files.\n\nChecked:\n- config.py\n- the folder"
+    held, replaced = held_to(text, verify(FINAL, []))
+    assert replaced
+    assert held == ("Changed the files.\n\nNo test or check ran on the final files, so this is "
+                    "not verified.\n- config.py\n- the folder")
