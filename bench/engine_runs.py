@@ -27,7 +27,8 @@ ENGINES = ("phase", "batched", "stepwise")
 
 def bench_settings(classic: bool) -> Settings:
     return Settings(use_phase_task=not classic, think_stage="auto", command_approval="auto",
-                    write_approval="auto", max_iterations=200, check_examples=False)
+                    write_approval="auto", max_iterations=200,
+                    assists_off="example_checks")
 
 
 def tool_work(s: Scenario) -> list[str]:

@@ -18,6 +18,14 @@ RequirementStatus = Literal["done", "failed", "not_attempted"]
 T = TypeVar("T")
 
 
+REQUIREMENT_CHARS = 120  # of each requirement in the structured request (plans write no code)
+
+
+def _short(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= REQUIREMENT_CHARS else line[:REQUIREMENT_CHARS - 1] + "…"
+
+
 def from_fields(cls: type[T], data: dict[str, Any]) -> T:
     """``cls`` built from the entries of ``data`` it has fields for (a model may add others)."""
     names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
@@ -56,10 +64,10 @@ class Analysis:
         ``complexity``, as the summary call gets it (it plans nothing)."""
         lines = [f"[Goal] {self.core_goal}"]
         if self.requirements:
-            lines.append("[Requirements] " + "; ".join(self.requirements))
+            lines.append("[Requirements] " + "; ".join(map(_short, self.requirements)))
         if self.assumptions:
             lines.append("[Assumptions, not stated by the person: only where the requirements "
-                         "need them, after them] " + "; ".join(self.assumptions))
+                         "need them, after them] " + "; ".join(map(_short, self.assumptions)))
         if self.constraints:
             lines.append("[Constraints] " + "; ".join(self.constraints))
         if complexity:

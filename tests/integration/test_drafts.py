@@ -106,7 +106,7 @@ def test_a_repair_that_does_no_better_leaves_the_draft(tmp_path: Path) -> None:
     ], ws, request=ASK)
     assert (ws / "calc.py").read_text() == wrong  # the draft stays: the repair was no better
     final = of(events, "summary")[0]
-    assert (final.verification, final.verification_line) == ("failing", "1 of 1 test fail")
+    assert (final.verification, final.verification_line) == ("failing", "1 of 1 test fails")
     assert of(events, "run_finished")[0].outcome == "partial"
 
 
@@ -154,21 +154,24 @@ def test_a_plan_creating_an_unmentioned_file_while_the_named_one_is_untouched_is
     assert [t["arguments"]["path"] for t in planned] == ["hamming.py"]
 
 
-def test_a_round_the_facts_settle_needs_no_judge_call(tmp_path: Path) -> None:
+def test_a_round_the_facts_settle_needs_no_judge_or_plan_call(tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
         analysis("Implement add"),
         plan(task(1, "read_file", path="calc.py")),
-        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
-        authored(DRAFT, "calc.py"),
+        authored(DRAFT, "calc.py"),  # the draft, asked after the reads: it writes calc.py
         summary("add is implemented."),
     ], ws, request=ASK)
     assert [c.stage for c in of(events, "llm_call")] == [
-        "request_analyser", "plan", "plan", "author", "summarizer"]
+        "request_analyser", "plan", "author", "summarizer"]
     judged = of(events, "judged")
     assert [(j.by_engine, j.next_action, j.phase_completed) for j in judged] == [
         (True, "continue_phase", False), (True, "end_phase", True)]
     assert judged[1].user_summary.startswith("Decided from the facts: calc.py written")
+    second = of(events, "tasks_planned")[1]
+    assert second.reasoning == "the files the draft gives"
+    assert [t["arguments"]["path"] for t in second.tasks] == ["calc.py"]
+    assert (ws / "calc.py").read_text() == DRAFT
 
 
 def test_a_failed_task_still_goes_to_the_judge(tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ class Assists:
     def reordered(self, writes: int, reads: int) -> None:
         """The task runner ran ``writes`` writes after ``reads`` independent other tasks."""
         self.notice("writes_after_reads", f"{writes} write(s) ran after {reads} other task(s) "
-                    "of the round, so the authoring call sees what they found.")
+                    "of the round, so a later write of a file can build on what they found.")
 
     # planning (the phase engine)
     def overdue_plan(self, *args: Any) -> Any:

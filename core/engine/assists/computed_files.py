@@ -42,7 +42,7 @@ def program_in(reply: str, path: str) -> str | None:
     if not blocks:
         return None
     block = pick_block(blocks, path)
-    if not block.closed or block.language not in PYTHON_TAGS or \
+    if block is None or not block.closed or block.language not in PYTHON_TAGS or \
             not is_program(block.body, path):
         return None
     return block.body

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-SKETCH = re.compile(r"^\s*(def |class |return |import |from \S+ import )", re.MULTILINE)
+SKETCH = re.compile(r"^\s*(def \w+\(|class \w+\s*[(:]|return [\w.\[\]()]+\s*(?:[-+*/%<>=!]|$)|"
+                    r"import [\w.]+\s*$|from \S+ import )", re.MULTILINE)
 
 
 def without_sketch(path: str, instruction: str) -> str:

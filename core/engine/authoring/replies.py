@@ -36,6 +36,9 @@ def whole_file(reply: str, path: str) -> Authored:
     if not blocks:
         return Authored(None, "the reply has no fenced code block (```) holding the file")
     block = pick_block(blocks, path)
+    if block is None:
+        named = ", ".join(sorted({b.path for b in blocks if b.path}))
+        return Authored(None, f"the reply's code blocks are for {named}, not {path}")
     if not block.closed:
         return Authored(None, "the reply ended inside the code block (it was cut off); "
                               "nothing was written")
@@ -44,15 +47,17 @@ def whole_file(reply: str, path: str) -> Authored:
     return Authored(block.body)
 
 
-def pick_block(blocks: list[CodeBlock], path: str) -> CodeBlock:
-    """The block named for ``path``; else the only one; else the longest complete one (a
-    usage example beside the file is shorter than the file)."""
+def pick_block(blocks: list[CodeBlock], path: str) -> CodeBlock | None:
+    """The block named for ``path``; else, of the blocks named for no file, the only one or
+    the longest complete one (a usage example beside the file is shorter than the file);
+    None when every block is named for another file."""
     named = [b for b in blocks if same_path(b.path, path)]
     if named:
         return named[-1]
-    if len(blocks) == 1:
-        return blocks[0]
-    closed = [b for b in blocks if b.closed] or blocks
+    nameless = [b for b in blocks if not b.path]
+    if len(nameless) <= 1:
+        return nameless[0] if nameless else None
+    closed = [b for b in nameless if b.closed] or nameless
     return max(closed, key=lambda b: len(b.body))
 
 

@@ -162,6 +162,12 @@ class AuthoringStage:
         return {p: self.files[p].written or "" for p in paths
                 if p in self.files and self.files[p].written is not None}
 
+    async def draft_files(self, words: str) -> list[str]:
+        """The files the one-shot draft gives (asked now if it was not yet), none written yet
+        by the run."""
+        drafted = await self._drafted(words, "")
+        return [p for p in drafted.files if p not in self.files or self.files[p].written is None]
+
     def unwritten_drafts(self, request: str) -> list[str]:
         """Files the draft gives that the request names, not written yet."""
         drafted = self.drafted.files if self.drafted else {}
@@ -178,6 +184,8 @@ class AuthoringStage:
         drafted = await self._drafted(context.words, rel) if not offer else Drafted()
         if rel in drafted.files:
             return Authored(drafted.files[rel]), [], "draft"
+        if edits:  # too long to be written whole: search/replace blocks, words first
+            return await self._later(rel, old, edits, "", context, self.files[rel])
         if mentions(context.words, rel) or offer:
             messages = plain_messages(context.words, rel, old, offer)
             authored, reply = await self._ask(rel, old, False, messages, offer)

@@ -20,7 +20,7 @@ WRITE, EDIT = "write_file", "edit_file"
 WRITE_DESCRIPTION = ("Create a file or change an existing one: name the file and say what it "
                      "must contain or what must change. The new content is written in a "
                      "separate step that shows the current file; never put the content here.")
-INSTRUCTION = {"type": "string", "minLength": 3, "maxLength": 1000,
+INSTRUCTION = {"type": "string", "minLength": 3, "maxLength": 400,
                "description": "What the file must contain, or what must change in it, in "
                               "words: names, behaviour, edge cases, values."}
 

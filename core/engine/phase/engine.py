@@ -61,7 +61,6 @@ class PhaseTaskExecutor(EngineBase):
         self.reanalysed = False
         self.actions: dict[str, Done] = {}
         self.analysis_text = ""
-        self.brief_text = ""  # the structured request without the complexity estimate
 
     def on_file_changed(self, path: str) -> None:
         if self._current is not None and path not in self._current.changed_files:
@@ -123,11 +122,11 @@ class PhaseTaskExecutor(EngineBase):
                        constraints=[*analysis.constraints, assumed])
 
     def summary_context(self) -> list[Message]:
-        """The structured request without the agent's tool catalogue and the workspace's
-        files: the summarizer offers its own tool (so no cached prefix is shared with the
-        rounds), plans nothing and reports on what the rounds did."""
+        """The person's words, without the agent's tool catalogue and the workspace's files:
+        the summarizer offers its own tool (so no cached prefix is shared with the rounds),
+        plans nothing and reports on what the rounds did."""
         request: list[Message] = [{"role": "user", "content": summary_request(
-            self.request, self.brief_text, self.memory)}] if self.base_messages else []
+            self.request, self.memory)}] if self.base_messages else []
         return [{"role": "system", "content": SUMMARIZER_SYSTEM}, *request]
 
     async def analyse(self, user_text: str) -> Analysis:
@@ -147,7 +146,7 @@ class PhaseTaskExecutor(EngineBase):
                         estimated_phases=1, language=decide(self._request, "", self._prior))
 
     async def run_phases(self, analysis: Analysis) -> str:
-        self.analysis_text, self.brief_text = analysis.as_text(), analysis.as_text(False)
+        self.analysis_text = analysis.as_text()
         system = AGENT_SYSTEM.format(tools=tool_catalogue(self.tools.schemas()))
         files = await asyncio.to_thread(self.workspace_view)
         self.base_messages = [{"role": "system", "content": system},

@@ -3,14 +3,16 @@
 Two cases: (1) every task of the round succeeded, it wrote files, every written file parses
 and no check the engine ran on them fails, and no file of the draft that the request names is
 left unwritten: the phase is complete; (2) in the last phase of a request to change files,
-every task succeeded but the round only read (nothing is written yet): the phase goes on to
-the write. Anything else — a failure, a failing check, a question to answer — goes to the
-judge. The verdict is recorded as the engine's on the Judge card.
+every task succeeded but the round only read (nothing is written yet): the next round writes
+the files the draft gives — the one-shot call is made then, and no Plan call is needed (with
+no draft files, the judge decides). Anything else — a failure, a failing check, a question to
+answer — goes to the judge. The verdict is recorded as the engine's on the Judge card.
 """
 
 from __future__ import annotations
 
-from core.shapes.stage_results import Verdict
+from core.engine.execution.offered import WRITE
+from core.shapes.stage_results import TaskSpec, Verdict
 from core.shapes.task import Task
 
 DONE = ("done", "skipped")
@@ -36,6 +38,14 @@ def engine_verdict(tasks: list[Task], wrote: list[str], failing: list[str],
                        phase_completed=True)
     if changes_requested and not written_before and last_phase and not last_round:
         return Verdict(user_summary="Decided from the facts: every task succeeded and nothing "
-                                    "is written yet; the next round makes the change.",
-                       next_action="continue_phase", phase_completed=False)
+                                    "is written yet; the next round writes the files the draft "
+                                    "gives.", next_action="continue_phase", phase_completed=False)
     return None
+
+
+def draft_writes(paths: list[str]) -> tuple[TaskSpec, ...]:
+    """The writes of the draft's files, as the next round's tasks."""
+    return tuple(TaskSpec(id=n, tool=WRITE, title=f"write {path}",
+                          arguments={"path": path, "instruction": "What the request asks."},
+                          description="the draft of this file: what the model alone wrote")
+                 for n, path in enumerate(paths, 1))

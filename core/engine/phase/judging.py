@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.engine.phase.engine_verdict import engine_verdict
+from core.engine.phase.engine_verdict import draft_writes, engine_verdict
 from core.engine.phase.host import PhaseHost
 from core.engine.phase.messages import trim_verdict
 from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, \
@@ -74,7 +74,8 @@ class Judging:
             next_tasks = ()  # Think decided otherwise: the next round is planned afresh
         outcome = self._route(judge, tasks, completed, action, strategy)
         if phase.status == "running":
-            self.pending = Plan(tasks=next_tasks, reasoning="planned by the judge")
+            self.pending = Plan(tasks=next_tasks, reasoning="the files the draft gives"
+                                if verdict is not None else "planned by the judge")
         elif phase.status == "completed" and self.next_phase:
             self.handoff = next_tasks
         return outcome
@@ -92,12 +93,16 @@ class Judging:
                   or fact.startswith("WARNING")] if authoring else []
         unwritten = authoring.unwritten_drafts(engine.request) if authoring else []
         state = await engine.current_state()
-        return engine_verdict(
+        verdict = engine_verdict(
             tasks, wrote, failing, broken, unwritten,
             changes_requested=engine.tally.changes_requested and not engine.changes_forbidden,
             written_before=bool(engine.changed_files) and not wrote,
             last_phase=not self.next_phase, last_round=phase.rounds >= phase.max_rounds,
             checked=state.line if state.checked else "")
+        if verdict is None or verdict.phase_completed or authoring is None:
+            return verdict
+        drafts = await authoring.draft_files(engine.request)
+        return replace(verdict, next_tasks=draft_writes(drafts)) if drafts else None
 
     async def _judge(self, facts: str) -> tuple[Verdict, bool]:
         """The judge's verdict on the round, and whether it is the degraded stand-in."""

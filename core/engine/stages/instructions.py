@@ -51,6 +51,7 @@ CLASSIC_SYSTEM = (
 
 
 WORDS_CHARS = 6_000  # of the person's request shown to the summarizer
+REQUIREMENT_CHARS = 120  # of each requirement, where a stage lists them
 # What each stage writes for the person to read, asked for in the person's language.
 PERSON_FACING = {
     "request_analyser": "core_goal, requirements, constraints and clarification_questions",
@@ -105,12 +106,13 @@ def analyser_user(request: str, previous: dict[str, Any] | None) -> str:
             f"The person answered the clarification questions:\n{request}")
 
 
-def summary_request(words: str, analysis_text: str, memory: str) -> str:
+def summary_request(words: str, memory: str) -> str:
     """The summarizer's request: the person's own words (a question is answered in them,
     whatever the analysis made of it: "Which function raises ...?" was analysed as "raise
-    the error in a file", and the summary answered that) and the structured request."""
-    return (f"The person asked:\n{words.strip()[:WORDS_CHARS]}\n\n"
-            + execution_request(analysis_text, memory, ""))
+    the error in a file", and the summary answered that); the requirements follow in its
+    instruction, so the structured request is not repeated."""
+    text = f"The person asked:\n{words.strip()[:WORDS_CHARS]}"
+    return f"Earlier in this conversation:\n{memory}\n\n{text}" if memory else text
 
 
 def reanalyse_user(request: str, earlier: str, problem: str) -> str:
@@ -185,12 +187,18 @@ def think_instruction(round_no: int) -> str:
             "continue, and what should the next round do differently?")
 
 
+def short(text: str, most: int = REQUIREMENT_CHARS) -> str:
+    """``text`` on one line, cut to ``most`` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= most else line[:most - 1] + "…"
+
+
 def summarizer_instruction(status_line: str, reports: str, requirements: list[str],
                            checked: str = "") -> str:
     """The summarizer's instruction: the run's end, its reports, what checked the final
     files (``checked``), and the person's requirements to account for."""
     if requirements:
-        listed = "\n".join(f"{n}. {r}" for n, r in enumerate(requirements, 1))
+        listed = "\n".join(f"{n}. {short(r)}" for n, r in enumerate(requirements, 1))
         ask = ("In requirements, give one entry per requirement below, in this order, with its "
                "status (done, failed, not_attempted) and the tasks, files or commands that "
                f"show it:\n{listed}")

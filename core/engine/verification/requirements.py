@@ -114,11 +114,21 @@ def _tasks(records: list[PhaseRecord], several: bool) -> list[tuple[Task, int]]:
     return [(t, r.phase.id if several else 0) for r in records for t in r.phase.tasks]
 
 
+def _closest(requirement: str, writes: list[tuple[Task, int]]) -> list[tuple[Task, int]]:
+    """The writes a requirement is most about (sharing the most words with its path,
+    arguments and result), else every write."""
+    wanted = words_of(requirement)
+    scored = [(len(wanted & words_of(" ".join([*t.changed, *map(str, t.arguments.values()),
+                                               t.result]))), (t, p)) for t, p in writes]
+    best = max((score for score, _ in scored), default=0)
+    return [w for score, w in scored if score == best] if best else writes
+
+
 def change_evidence(records: list[PhaseRecord], state: VerificationState,
-                    several: bool = False) -> tuple[bool, str]:
+                    several: bool = False, requirement: str = "") -> tuple[bool, str]:
     """Whether the records hold a write that made a change, and the sentences saying so."""
-    writes = [(t, p) for t, p in _tasks(records, several)
-              if t.tool in WRITES and t.status == "done" and t.changed]
+    writes = _closest(requirement, [(t, p) for t, p in _tasks(records, several)
+                                    if t.tool in WRITES and t.status == "done" and t.changed])
     changed = sorted({path for r in records for path in r.changed_files})
     if not writes and not changed:
         return False, "No file was changed."
@@ -150,9 +160,8 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
                 "evidence": "Its phase was blocked and never ran."}
     several = len([r for r in records if r.phase.status != "superseded"]) > 1
     wrote = changes or any(r.changed_files for r in records)
-    has, evidence = change_evidence(about, state, several) if wrote and any(
-        r.changed_files for r in about) else change_evidence(records, state, several) \
-        if wrote else answer_evidence(about, several)
+    has, evidence = change_evidence(records, state, several, requirement) if wrote \
+        else answer_evidence(about, several)
     if answered and not changes:
         has, evidence = True, "Answered in the run's final reply. " + evidence
     phases_done = bool(statuses) and all(s == "done" for s in statuses) or answered

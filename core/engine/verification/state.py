@@ -48,7 +48,7 @@ class Check:
         noun = one if total == 1 else many
         if not self.failed:
             return f"{total} {noun} pass" if total != 1 else f"1 {noun} passes"
-        return f"{self.failed} of {total} {noun} fail"
+        return f"{self.failed} of {total} {noun} " + ("fails" if self.failed == 1 else "fail")
 
 
 @dataclass(frozen=True)
@@ -65,15 +65,18 @@ class VerificationState:
         return self.state != "unverified"
 
 
-def verify(final: Mapping[str, str | None], checks: Iterable[Check]) -> VerificationState:
+def verify(final: Mapping[str, str | None], checks: Iterable[Check],
+           notes: Iterable[str] = ()) -> VerificationState:
     """The state of a run whose changed files have the ``final`` texts (None: deleted),
-    given every check it ran."""
+    given every check it ran; ``notes``: what the person should know of checks that could
+    not count."""
     digests = {path: digest(text) for path, text in final.items()}
     if not digests:
         return VerificationState(sentences=("The run changed no file.",))
     current = [check for check in checks if check.current(digests)]
     failing = [check for check in current if check.failed]
     sentences = tuple(f"On the final files, {check.words()} ({check.by})." for check in current)
+    sentences += tuple(notes)
     if failing:
         return VerificationState("failing", "; ".join(c.words() for c in failing), sentences)
     covered = set(digests) if any(c.covers_all for c in current) else {

@@ -44,7 +44,8 @@ class Tracker:
         tests on them (at the end of the run)."""
         final = await asyncio.to_thread(snapshot, self.workspace, set(changed))
         digests = {path: digest(text) for path, text in final.items()}
-        checks = self._commands(digests, changes) + _examples(authoring, digests)
+        examples, notes = _examples(authoring, digests)
+        checks = self._commands(digests, changes) + examples
         if may_run_tests and any(is_python(path) for path in changed) and not any(
                 c.kind == "command" and c.current(digests) for c in checks) \
                 and await asyncio.to_thread(has_tests, self.workspace):
@@ -53,7 +54,7 @@ class Tracker:
             if ran.ran:
                 checks.append(Check("tests", digests, ran.passed, ran.failed,
                                     "the workspace's tests, run by the engine"))
-        return verify(final, checks)
+        return verify(final, checks, notes)
 
     def _commands(self, digests: dict[str, str], changes: int) -> list[Check]:
         checks = []
@@ -68,20 +69,30 @@ class Tracker:
         return checks
 
 
-def _examples(authoring: AuthoringStage | None, digests: dict[str, str]) -> list[Check]:
-    """The request's examples run on what each file holds now: only those some candidate
-    passed count (a check every candidate fails decides nothing)."""
+def _examples(authoring: AuthoringStage | None, digests: dict[str, str]
+              ) -> tuple[list[Check], list[str]]:
+    """The request's examples run on what each file holds now, and what could not count.
+    A check every candidate failed decides nothing between them, but it is no proof either:
+    a file with such a check is not verified by its examples (the engine cannot tell a wrong
+    check from wrong code), and a sentence says so."""
     checks: list[Check] = []
+    notes: list[str] = []
     for rel, record in (authoring.files.items() if authoring else ()):
         written = record.evidence.ran_examples if record.evidence else None
         if written is None or record.written is None or rel not in digests:
             continue
         tried = [failed_ids(run) for run in record.tried if run is not None and not run.problem]
         everyone = frozenset.intersection(*tried) if tried else frozenset()
-        counted = written.asserts - len(everyone)
         failed = len(failed_ids(written) - everyone)
+        unsure = len(failed_ids(written) & everyone)
+        if unsure and not failed:
+            notes.append(f"{unsure} of {written.asserts} checks of the request's examples fail "
+                         f"on every version of {rel} written; the engine cannot tell a wrong "
+                         "check from wrong code, so they verify nothing.")
+            continue
+        counted = written.asserts - unsure
         if counted > 0:
             checks.append(Check("examples", {rel: digest(record.written)}, counted - failed,
                                 failed, f"the request's examples, run on {rel}",
                                 covers_all=False))
-    return checks
+    return checks, notes
