@@ -41,11 +41,12 @@ def table(full: bool, stages: bool) -> None:
     for s in scenarios():
         figures = {}
         for engine in ENGINES:
-            figures[engine], model = run_one(s, engine, full)
+            run = run_one(s, engine, full)
+            figures[engine] = run.figures
             for key, _, _ in COLUMNS:
                 totals[engine][key] += figures[engine][key]
             if stages and engine != "stepwise":
-                breakdown.append((s.name, engine, model.chars_by_stage))
+                breakdown.append((s.name, engine, run.model.chars_by_stage))
         rows.append((s.name, figures))
     rows.append(("TOTAL", totals))
     print(f"\nmodel: {'full (every field a stage schema offers)' if full else 'lean (required fields)'}")

@@ -140,6 +140,7 @@ class StageScriptedModel:
         self.chars = 0
         self.chars_by_stage: dict[str, int] = {}
         self.given: dict[str, list[dict[str, Any]]] = {}  # the replies used, per stage
+        self.unscripted: list[str] = []  # stages asked for with no reply left (the call fails)
 
     async def complete(self, messages: list[Message], tools: list[dict[str, Any]],
                        tool_choice: dict[str, Any] | str | None,
@@ -154,6 +155,8 @@ class StageScriptedModel:
             script = [{**script[0], "arguments": fit(script[0]["arguments"], schema, stage)}]
         if script:
             self.given.setdefault(stage, []).append(script[0])
+        else:
+            self.unscripted.append(stage)
         size = request_chars(messages, tools)
         self.chars += size
         key = "author" if stage == "auto" and not tools else stage

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,16 @@ SECONDS_PER_CALL = 0.5
 PREFILL_TOKENS_PER_S = 2000
 GENERATED_TOKENS_PER_S = 50  # tool, arguments, dependencies (task ids)
 ENGINES = ("phase", "batched", "stepwise")
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One run's figures, its model (calls, characters by stage) and its Judge cards:
+    (phase, round, decided by the engine without a judge call)."""
+
+    figures: dict[str, float]
+    model: StageScriptedModel
+    cards: list[tuple[int, int, bool]]
 
 
 def bench_settings(classic: bool) -> Settings:
@@ -40,11 +51,12 @@ def _work(tool: str, arguments: dict[str, Any]) -> str:
 
 
 async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], classic: bool,
-                  workspace: Path, full: bool) -> tuple[dict[str, float], StageScriptedModel]:
+                  workspace: Path, full: bool) -> BenchRun:
     """One run's figures; raises when the phase engine did not run exactly the scenario's
     tool calls (the classic loop: did not plan each of them; it refuses a repeated call as
-    a loop), other writes failed than the scenario's failing ones, or the run ended without
-    a model-written summary: a script that does not fit the engine."""
+    a loop), other writes failed than the scenario's failing ones, a call found no scripted
+    reply, a reply was left unasked for, or the run ended without a model-written summary:
+    a script that does not fit the engine."""
     think = THINK_FULL if full else THINK_DEFAULT
     model = StageScriptedModel(queues, defaults={"think": think}, full=full)
     engine = create_engine(bench_settings(classic), workspace, model=model)
@@ -53,6 +65,7 @@ async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], classic:
     ran: list[str] = []
     failed_writes = 0
     generated_by = ""
+    cards: list[tuple[int, int, bool]] = []
     async for event in engine.run(s.request):
         if event.kind == "llm_call":
             peak = max(peak, event.context_tokens)
@@ -65,6 +78,8 @@ async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], classic:
             ran.append(planned[(event.phase_id, event.round, event.task_id)])
         elif event.kind == "task_finished" and event.tool == "write_file":
             failed_writes += event.status == "failed"
+        elif event.kind == "judged":
+            cards.append((event.phase_id, event.round, event.by_engine))
         elif event.kind == "summary":
             generated_by = event.generated_by
         elif event.kind == "run_finished":
@@ -74,7 +89,7 @@ async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], classic:
                        "local": model.local_uncached,
                        "completion": event.completion_tokens, "peak": peak}
             figures["seconds"] = model_seconds(figures)
-            return figures, model
+            return BenchRun(figures, model, cards)
     raise RuntimeError("no run_finished")
 
 
@@ -92,6 +107,8 @@ def _check(s: Scenario, classic: bool, planned: dict[tuple[int, int, int], str],
         problems.append(f"summary written by {generated_by or 'nobody'}")
     if model.left_over():
         problems.append(f"replies never asked for: {model.left_over()}")
+    if model.unscripted:
+        problems.append(f"calls the script holds no reply for: {model.unscripted}")
     if problems:
         engine_name = "classic" if classic else "phase"
         raise RuntimeError(f"{s.name} ({engine_name}): " + "; ".join(problems))
@@ -104,8 +121,7 @@ def model_seconds(f: dict[str, float]) -> float:
             + f["completion"] / GENERATED_TOKENS_PER_S)
 
 
-def run_one(s: Scenario, engine: str, full: bool
-            ) -> tuple[dict[str, float], StageScriptedModel]:
+def run_one(s: Scenario, engine: str, full: bool) -> BenchRun:
     classic = engine != "phase"
     script = classic_script(s, engine == "batched", full) if classic else phase_script(s, full)
     with tempfile.TemporaryDirectory() as folder:

@@ -3,8 +3,11 @@
 A scenario is a list of phases, each a list of rounds, each a list of tool calls (with
 dependencies inside a round). Writes are authored as the engines do them: ``write_file``
 with a path and an instruction, the new content coming from a separate authoring call
-whose reply (the file in a fenced block) the scenario gives; a write in ``failing`` gets a
-reply without a block, so the task fails.
+whose reply (the file in a fenced block, named by its path) the scenario gives; a write in
+``failing`` gets a reply without a block, so the task fails. A write's reply is what the
+instruction asks for (an edit keeps the rest of the file), so the engine's own checks of a
+write find nothing against it. The first write's reply is also the run's one-shot draft
+(``engine_scripts``).
 """
 
 from __future__ import annotations
@@ -14,10 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.engine.phase.engine_verdict import draft_writes
+from core.engine.requests import asks_for_changes
+
 Call = tuple[str, dict[str, Any], list[int]]
 Key = tuple[int, int, int]  # (phase, round, task), counted from 1
 BENCH_REQUEST = "bench request: do the work described"
 MODULES = 8
+APP = "VERSION = 1\n" + "def f():\n    return 1\n" * 40
+UTIL = "def util():\n    return 'u'\n" * 40
+# the instruction of a write the phase engine plans itself from the draft (no Plan call)
+DRAFT_INSTRUCTION = draft_writes(["report.md"])[0].arguments["instruction"]
 
 
 @dataclass
@@ -26,9 +36,16 @@ class Scenario:
     rounds: list[list[list[Call]]]  # phases → rounds → calls
     failing: frozenset[Key] = frozenset()  # writes whose authoring reply holds no file
     request: str = BENCH_REQUEST
-    requirements: tuple[str, ...] = ("The work described is done.",)
+    # each requirement with the words of the request it comes from
+    requirements: tuple[tuple[str, str], ...] = (("The work described is done.",
+                                                  "do the work described"),)
     contents: dict[str, str] = field(default_factory=dict)  # path → what the author writes
     workspace: Callable[[Path], None] = lambda root: make_workspace(root)
+
+    @property
+    def changes_requested(self) -> bool:
+        """Whether the request asks for files to change (as the engine reads it)."""
+        return asks_for_changes(self.request)
 
     def calls(self) -> list[tuple[Key, Call]]:
         return [((p, r, t), call) for p, phase in enumerate(self.rounds, start=1)
@@ -94,7 +111,9 @@ def scenarios() -> list[Scenario]:
             [[read("src/app.py"), read("src/util.py"), read("README.md")]],
             [[read("src/app.py"), bump, broken], [fixed]],
             [[write("CHANGES.md", "Record the release: VERSION 2, helper() added.")]],
-        ], failing=frozenset({(2, 1, 3)})),
+        ], failing=frozenset({(2, 1, 3)}), contents={
+            "src/app.py": APP.replace("VERSION = 1", "VERSION = 2"),
+            "src/util.py": UTIL + "\n\ndef helper():\n    return 3\n"}),
         Scenario("long 5-phase", [
             [[read(f"src/mod{p}{r}{i}.py") for i in range(3)] for r in range(2)]
             for p in range(5)]),
@@ -104,11 +123,11 @@ def scenarios() -> list[Scenario]:
             [[read("data/big5.txt"), write("notes.md", "Note where 'needle' occurs in data/.")]],
         ]),
         # The write ends it: a round that would only read back what the last round wrote
-        # is not run by the phase engine (``core/engine/phase/look_back.py``).
+        # is not run by the phase engine (``core/engine/assists/look_back.py``).
         Scenario("search then edit chain", [
             [[("search_code", {"pattern": "VERSION"}, []), read("src/app.py", [1])]],
             [[write("src/app.py", "Set VERSION to 2; keep the rest unchanged.")]],
-        ]),
+        ], contents={"src/app.py": APP.replace("VERSION = 1", "VERSION = 2")}),
         Scenario("commands", [
             [[("run_command", {"command": "echo build"}, []),
               ("run_command", {"command": "ls src"}, [])]],
@@ -123,7 +142,9 @@ def scenarios() -> list[Scenario]:
 def two_and_report(name: str, paths: list[str], later: bool = False) -> Scenario:
     """Read the modules, write a report on them to report.md: one round when the reads and
     the write fit in one plan (8 tasks) and the write is not ``later``, else the reads and
-    then the write."""
+    then the write. The request asks for a change, so after the reads (nothing written yet,
+    the last phase) the phase engine plans that write itself from the one-shot draft, with
+    its own instruction (``DRAFT_INSTRUCTION``)."""
     count = len(paths)
     instruction = (f"Write a Markdown report on the {count} modules read: what each one "
                    "does, how they fit together, and the risks you see.")
@@ -131,13 +152,15 @@ def two_and_report(name: str, paths: list[str], later: bool = False) -> Scenario
     if count + 1 <= 8 and not later:
         rounds = [reads + [write("report.md", instruction, list(range(1, count + 1)))]]
     else:
-        rounds = [reads, [write("report.md", instruction)]]
+        rounds = [reads, [write("report.md", DRAFT_INSTRUCTION)]]
     listed = " and ".join(paths) if count == 2 else f"the {count} modules in src/pkg/"
     return Scenario(name, [rounds], request=f"Read {listed} and write a report on them to "
                     "report.md: what each module does, how they fit together, and any risks.",
-                    requirements=("report.md exists and describes each module read",
-                                  "report.md explains how the modules fit together",
-                                  "report.md lists the risks found"),
+                    requirements=(("report.md exists and describes each module read",
+                                   "write a report on them to report.md"),
+                                  ("report.md explains how the modules fit together",
+                                   "how they fit together"),
+                                  ("report.md lists the risks found", "any risks")),
                     contents={"report.md": report(count)}, workspace=small_project)
 
 
@@ -145,8 +168,8 @@ def make_workspace(root: Path) -> None:
     (root / "src").mkdir(parents=True)
     (root / "data").mkdir()
     (root / "README.md").write_text("# bench\n" + "Some words about the project.\n" * 20)
-    (root / "src" / "app.py").write_text("VERSION = 1\n" + "def f():\n    return 1\n" * 40)
-    (root / "src" / "util.py").write_text("def util():\n    return 'u'\n" * 40)
+    (root / "src" / "app.py").write_text(APP)
+    (root / "src" / "util.py").write_text(UTIL)
     for p in range(5):
         for r in range(2):
             for i in range(3):

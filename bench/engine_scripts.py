@@ -5,15 +5,19 @@ next tasks where the scenario has them); ``full`` fills every field each stage s
 offers, with text of realistic length, as a model served by a strict OpenAI-compatible
 endpoint does (``bench_model.fit`` keeps exactly the offered fields and refuses a reply
 that lacks one). The authoring calls of writes, which offer no tool, take their replies
-from the ``"auto"`` queue in the order the writes run (dependency level, then task id);
-for the classic loop that queue also holds its tool-call replies, in order.
+from the ``"auto"`` queue in the order the writes run (dependency level, then task id),
+the one-shot draft's among them (``engine_writes``); for the classic loop that queue also
+holds its tool-call replies, in order. The phase engine decides a round itself where the
+facts settle it (``decisions``): such a round has no judge reply.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bench.engine_scenarios import Call, Scenario, authored_reply
+from bench.engine_scenarios import Call, Scenario
+from bench.engine_writes import draft_round, levels, numbered_rounds, write_replies, \
+    writes_in_order
 from tests.support.script import analysis, judge, phases, plan, summary, task, think
 
 Queues = dict[str, list[dict[str, Any]]]
@@ -35,41 +39,65 @@ SUMMARY_TEXT = (
     "relying on the new files, and review the written text for tone.")
 
 
-def levels(calls: list[Call]) -> list[list[tuple[int, Call]]]:
-    """A round's calls by dependency level (the scenarios use two levels), ids from 1."""
-    numbered = list(enumerate(calls, start=1))
-    return [[(i, c) for i, c in numbered if not c[2]], [(i, c) for i, c in numbered if c[2]]]
-
-
-def authored_in_order(s: Scenario, p: int, r: int, calls: list[Call]) -> list[dict[str, Any]]:
-    return [authored_reply(s, (p, r, i), call) for level in levels(calls)
-            for i, call in level if call[0] == "write_file"]
+def decisions(s: Scenario) -> list[str]:
+    """Who decides after each round, as the phase engine does: ``"judge"``; ``"written"``
+    (every task succeeded and the round wrote: the engine completes the phase, the next
+    phase's first round takes a Plan call); ``"draft"`` (the last phase of a request for
+    changes, every task succeeded and nothing is written yet: the engine plans the next
+    round itself, the writes of the files the one-shot draft gives). Raises ``ValueError``
+    for a scenario the engine cannot run as scripted."""
+    rounds = numbered_rounds(s)
+    found, wrote = [], False
+    for n, (p, r, calls) in enumerate(rounds):
+        failed = any((p, r, i) in s.failing for i in range(1, len(calls) + 1))
+        writes = any(call[0] == "write_file" for call in calls)
+        if writes and not failed:
+            if r != len(s.rounds[p - 1]):
+                raise ValueError(f"{s.name}: round {p}.{r} writes cleanly, so the engine ends "
+                                 "its phase there; it must be the phase's last round")
+            found.append("written")
+        elif (not writes and s.changes_requested and not wrote and p == len(s.rounds)
+              and r < len(s.rounds[p - 1])):
+            if rounds[n + 1][2] != draft_round(s):
+                raise ValueError(f"{s.name}: after round {p}.{r} the engine writes what the "
+                                 f"draft gives: {draft_round(s)}")
+            found.append("draft")
+        else:
+            found.append("judge")
+        wrote = wrote or writes and not failed
+    return found
 
 
 def phase_script(s: Scenario, full: bool = False) -> Queues:
-    """Replies per stage for the phase engine doing exactly the scenario's rounds: the first
-    round is planned with the phases (by plan_tool_call when a one-phase request is not
-    phase-planned), every later one by the judge of the round before (``next_tasks``), as a
-    model that knows its next step does."""
-    rounds = [(p, r, calls) for p, phase in enumerate(s.rounds, start=1)
-              for r, calls in enumerate(phase, start=1)]
+    """Replies per stage for the phase engine doing exactly the scenario's rounds. The
+    first round is planned with the phases (by plan_tool_call when a one-phase request is
+    not phase-planned); after a round the judge decides (``decisions``), it gives the next
+    round's tasks (``next_tasks``), as a model that knows its next step does; after a
+    round the engine decides, the next round is planned by plan_tool_call, or by the
+    engine from the draft."""
+    rounds = numbered_rounds(s)
     queues: Queues = {"request_analyser": [_analysis(s, full)], "judge_tasks": [],
-                      "summarizer": [_summary(s, full)], "auto": []}
+                      "plan_tool_call": [], "summarizer": [_summary(s, full)],
+                      "auto": []}
     first = tasks_of(rounds[0][2])
     if len(s.rounds) > 1:  # the phase planner gives the first tasks with the phases
         queues["phase_planner"] = [_phases(s, first, full)]
     else:  # a simple one-phase request is not phase-planned: plan_tool_call plans round 1
-        queues["plan_tool_call"] = [_plan(first, full)]
+        queues["plan_tool_call"].append(_plan(first, full))
+    decided = decisions(s)
+    authoring = write_replies(s, drafted_early="draft" in decided)
+    queues["auto"] = [reply for key, _ in writes_in_order(s) for reply in authoring[key]]
     for n, (p, r, calls) in enumerate(rounds):
-        queues["auto"] += authored_in_order(s, p, r, calls)
+        following = tasks_of(rounds[n + 1][2]) if n + 1 < len(rounds) else None
+        if decided[n] != "judge":
+            if decided[n] == "written" and following:
+                queues["plan_tool_call"].append(_plan(following, full))
+            continue
         failed = [i for i in range(1, len(calls) + 1) if (p, r, i) in s.failing]
         last = r == len(s.rounds[p - 1])
         action = "end_phase" if last else ("retry_failed" if failed else "continue_phase")
-        following = tasks_of(rounds[n + 1][2]) if n + 1 < len(rounds) else None
         queues["judge_tasks"].append(_judge(len(calls), failed, last, action, following, full))
-    if not queues["auto"]:
-        del queues["auto"]
-    return queues
+    return {stage: replies for stage, replies in queues.items() if replies}
 
 
 def tasks_of(calls: list[Call]) -> list[dict[str, Any]]:
@@ -85,7 +113,7 @@ def _analysis(s: Scenario, full: bool) -> dict[str, Any]:
     if not full:
         return analysis("bench goal", phases=count)
     return analysis(f"Do what the request asks: {s.request}"[:300], phases=count,
-                    requirements=list(s.requirements),
+                    requirements=[{"requirement": r, "quote": q} for r, q in s.requirements],
                     constraints=["Keep every file the request does not name unchanged.",
                                  "Base every statement on the files actually read."],
                     clarification_needed=False, clarification_questions=[], language="English")
@@ -151,14 +179,15 @@ def _summary(s: Scenario, full: bool) -> dict[str, Any]:
         "quality_assessment": "Good: complete and checked.",
         "requirements": [{"requirement": r, "status": "done",
                           "evidence": "The tasks that read the files and wrote the result."}
-                         for r in s.requirements]}}
+                         for r, _ in s.requirements]}}
 
 
 def classic_script(s: Scenario, batched: bool, full: bool = False) -> Queues:
     """The classic loop making exactly the scenario's calls: a dependency level per reply
     (batched) or one call per reply (stepwise), each write's authoring reply after the reply
-    that asked for it; then the answer."""
+    that asked for it (``engine_writes``); then the answer."""
     replies: list[dict[str, Any]] = []
+    authoring = write_replies(s)
     for p, phase in enumerate(s.rounds, start=1):
         for r, calls in enumerate(phase, start=1):
             for level in levels(calls):
@@ -168,7 +197,7 @@ def classic_script(s: Scenario, batched: bool, full: bool = False) -> Queues:
                         continue
                     replies.append({"tool_calls": [{"tool": t, "arguments": a}
                                                    for _, (t, a, _) in group]})
-                    replies += [authored_reply(s, (p, r, i), c) for i, c in group
-                                if c[0] == "write_file"]
+                    replies += [reply for i, c in group if c[0] == "write_file"
+                                for reply in authoring[(p, r, i)]]
     answer = SUMMARY_TEXT if full else "## Done\n\nAll the work is done."
     return {"auto": replies + [{"text": answer}]}

@@ -51,10 +51,10 @@ def wire_report() -> str:
              f"{'bench chars':>11}"]
     sent_by: dict[str, int] = {}
     for engine in ("phase", "batched"):
-        figures, model = run_one(s, engine, True)
-        requests, sent, counted = asyncio.run(_over_the_wire(s, engine, model.given))
+        run = run_one(s, engine, True)
+        requests, sent, counted = asyncio.run(_over_the_wire(s, engine, run.model.given))
         sent_by[engine] = sent
         lines.append(f"{'phase' if engine == 'phase' else 'classic batched':16} {requests:>8} "
-                     f"{sent:>10,} {counted:>14,} {int(figures['chars']):>11,}")
+                     f"{sent:>10,} {counted:>14,} {int(run.figures['chars']):>11,}")
     lines.append(f"phase / classic batched, body bytes: {sent_by['phase'] / sent_by['batched']:.2f}")
     return "\n".join(lines)

@@ -1,9 +1,12 @@
 """Every scenario of ``bench/bench_engines.py`` still runs as scripted on both engines.
 
-The bench refuses a run that did not do the scenario's tool calls, left replies unasked for
-or ended without a model-written summary; when the phase engine stopped running a round
-that only reads back what the last round wrote, "search then edit chain" was refused that
-way and the bench printed nothing until it was run again by hand.
+The bench refuses a run that did not do the scenario's tool calls, left replies unasked for,
+made a call the script holds no reply for or ended without a model-written summary; when
+the phase engine stopped running a round that only reads back what the last round wrote,
+"search then edit chain" was refused that way and the bench printed nothing until it was
+run again by hand. The phase engine settles some rounds itself (a clean write round, a
+read-only round before the draft's writes): the script must leave the judge out exactly
+there, and the page must still show a Judge card for every round.
 """
 
 from __future__ import annotations
@@ -11,17 +14,42 @@ from __future__ import annotations
 import pytest
 
 from bench.engine_runs import ENGINES, run_one
-from bench.engine_scenarios import Scenario, scenarios
+from bench.engine_scenarios import DRAFT_INSTRUCTION, Scenario, scenarios
+
+
+def settled_by_engine(s: Scenario) -> list[bool]:
+    """Per round: whether the engine decides it (every write succeeded and there was one,
+    or the next round is the engine's own write of the draft), not the judge."""
+    rounds = [(p, r, calls) for p, phase in enumerate(s.rounds, start=1)
+              for r, calls in enumerate(phase, start=1)]
+    settled = []
+    for n, (p, r, calls) in enumerate(rounds):
+        writes = [i for i, call in enumerate(calls, start=1) if call[0] == "write_file"]
+        clean = bool(writes) and not any((p, r, i) in s.failing for i in writes)
+        following = rounds[n + 1][2] if n + 1 < len(rounds) else []
+        drafted = bool(following) and all(call[0] == "write_file" and
+                                           call[1]["instruction"] == DRAFT_INSTRUCTION
+                                           for call in following)
+        settled.append(clean or drafted)
+    return settled
 
 
 @pytest.mark.parametrize("full", [False, True], ids=["lean", "full"])
 @pytest.mark.parametrize("scenario", scenarios(), ids=lambda s: s.name)
 def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full: bool) -> None:
-    """``run_one`` raises where a run strays from the script; the phase engine plans every
-    round and adds the analysis and the summary."""
-    rounds = sum(len(phase) for phase in scenario.rounds)
+    """``run_one`` raises where a run strays from the script. Every call is counted in the
+    run's figures; the phase engine shows one Judge card per round, asks the judge only for
+    the rounds it cannot settle, and adds the analysis and the summary."""
+    rounds = [(p, r) for p, phase in enumerate(scenario.rounds, start=1)
+              for r in range(1, len(phase) + 1)]
+    settled = settled_by_engine(scenario)
     for engine in ENGINES:
-        figures, model = run_one(scenario, engine, full)
-        assert not model.left_over()
+        run = run_one(scenario, engine, full)
+        stages = run.model.stages
+        assert not run.model.left_over() and not run.model.unscripted
+        assert run.figures["calls"] == len(stages)
         if engine == "phase":
-            assert figures["calls"] >= rounds + 2
+            assert [(p, r) for p, r, _ in run.cards] == rounds
+            assert [by_engine for _, _, by_engine in run.cards] == settled
+            assert stages.count("judge_tasks") == settled.count(False)
+            assert stages[0] == "request_analyser" and stages[-1] == "summarizer"
