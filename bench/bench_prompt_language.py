@@ -1,8 +1,9 @@
 """What the person's language costs in prompt text: characters sent per stage call.
 
-One scripted run of each engine (the phase engine: analysis, phase planner, two rounds of
-Plan / Judge / Think with an authored write, the summary; the classic loop: one tool batch
-and an answer) on the same replies, for an English and a Chinese request. The characters are
+One scripted run of each engine (the phase engine: analysis, phase planner, a read round
+with Plan / Judge / Think, a write round whose clean write the engine settles itself, the
+summary; the classic loop: a read, a write, an answer), each write drafted by the one-shot
+call, for an English and a Chinese request. The characters are
 those of every message and of the tool schemas offered, summed per call: what a small local
 model reads. An English run carries no language text beyond the analysis schema's optional
 ``language`` field.
@@ -37,13 +38,14 @@ def phase_replies() -> list[dict[str, Any]]:
             phases((1, "Read", [], 1), (2, "Change", [1], 1)),
             plan(task(1, "read_file", path="config.py")), judge([1]), think(True, False),
             plan(task(1, "write_file", path="config.py", instruction="set PORT to 8080")),
-            authored("PORT = 8080\nDEBUG = True\n"), judge([1]), think(True, False),
-            summary()]
+            authored("PORT = 8080\nDEBUG = True\n"), summary()]
 
 
 def classic_replies() -> list[dict[str, Any]]:
+    write = {"path": "config.py", "instruction": "set PORT to 8080"}
     return [{"tool_calls": [{"tool": "read_file", "arguments": {"path": "config.py"}}]},
-            {"text": "PORT is 8000."}]
+            {"tool_calls": [{"tool": "write_file", "arguments": write}]},
+            authored("PORT = 8080\nDEBUG = True\n"), {"text": "PORT is now 8080."}]
 
 
 async def measure(replies: list[dict[str, Any]], request: str, **values: Any
