@@ -2,7 +2,9 @@
 
 For every fake runtime (tests/support/fake_runtimes.py: OpenAI, vLLM, llama-server,
 Ollama, a server without tools) and every strategy (``auto`` probes the endpoint first),
-one phase-engine run that writes a file, through the real ``openai`` client. Printed per
+one phase-engine run that writes a file, through the real ``openai`` client (the write
+carries its content, which plans may still give: the fakes answer a plain authoring call
+with "pong"; the clean write round is the engine's to settle, so no judge is asked). Printed per
 cell: stage calls that gave a usable result, model calls made (probe calls included), the
 strategy the probe detected (auto) and the one the run ended on, the summary's author and
 whether the file was written; then one classic run per runtime with default settings.
@@ -25,7 +27,7 @@ from core.engine.build import create_engine  # noqa: E402
 from core.llm.openai_client import OpenAIModel  # noqa: E402
 from core.llm.probe import PROBE_TOOL, stored  # noqa: E402
 from tests.support.fake_runtimes import RUNTIMES, FakeRuntime  # noqa: E402
-from tests.support.script import analysis, judge, plan, settings, summary, task  # noqa: E402
+from tests.support.script import analysis, plan, settings, summary, task  # noqa: E402
 
 STRATEGIES = ("auto", "named", "required", "json_schema", "prompted")
 WRITE = {"path": "hello.txt", "content": "hello\n"}
@@ -48,7 +50,6 @@ class Cell:
 def stages() -> dict[str, list[dict]]:
     return {"request_analyser": [analysis("Write hello.txt")],
             "plan_tool_call": [plan(task(1, "write_file", **WRITE))],
-            "judge_tasks": [judge([1])],
             "summarizer": [summary("Wrote hello.txt.")],
             "auto": [{"tool": "write_file", "arguments": WRITE}, {"text": "Wrote hello.txt."}]}
 
