@@ -1,9 +1,10 @@
 """Phase engine vs classic loop on the same tool work: LLM calls, prompt size, peak context.
 
 Each scenario (``engine_scenarios``) is a list of phases, each a list of rounds, each a list
-of tool calls (with dependencies inside a round); writes go through the authoring call, as
-in both engines. The phase engine's scripted model plans exactly those rounds; the classic
-engine's scripted model makes exactly the same calls (``engine_scripts``). Two classic
+of tool calls (with dependencies inside a round); writes go through the authoring calls, the
+run's one-shot draft among them, as in both engines. The phase engine's scripted model plans
+exactly those rounds, and is asked no verdict where the engine settles a round itself; the
+classic engine's scripted model makes exactly the same calls (``engine_scripts``). Two classic
 behaviours are measured: "batched" sends every call of a dependency level in one reply
 (the most capable ReAct model), "stepwise" one call per reply (seed 003's examples). Two
 models: "lean" writes only what the stage schemas require, "full" every field they offer,
@@ -28,6 +29,7 @@ from bench.engine_runs import ENGINES, GENERATED_TOKENS_PER_S, PREFILL_TOKENS_PE
     SECONDS_PER_CALL, run_one  # noqa: E402
 from bench.engine_scenarios import scenarios  # noqa: E402
 from bench.engine_wire import wire_report  # noqa: E402
+from bench.engine_writes import program_offered  # noqa: E402
 
 COLUMNS = (("calls", 5, "d"), ("chars", 8, "d"), ("prompt", 7, "d"), ("uncached", 8, "d"),
            ("local", 6, "d"), ("completion", 6, "d"), ("peak", 6, "d"), ("seconds", 6, ".1f"))
@@ -93,6 +95,11 @@ def main() -> None:
           f"completion tokens at {GENERATED_TOKENS_PER_S} tok/s; uncached = tokens minus "
           "what a prefix cache (OpenAI's rule) would serve; local = tokens evaluated anew "
           "where only the previous prompt is cached (llama.cpp, the embedded model).")
+    print("\nA command sandbox " + (
+        "works here: a data or text file's first write (report.md, notes.md, CHANGES.md) is "
+        "offered as a program and asks no one-shot draft" if program_offered("report.md") else
+        "is not available here: every first write asks the one-shot draft")
+          + " (the computed_files assist; the figures of the writing scenarios depend on it).")
     if not args.no_wire:
         print("\n" + wire_report())
 
