@@ -14,6 +14,7 @@ request (messages and tools, as sent); tokens are the same estimate for both eng
 real ``openai`` client sends to a local server.
 
 Run: .venv/bin/python bench/bench_engines.py [--mode lean|full|both] [--stages] [--no-wire]
+         [--assists-off NAMES]
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 
 from bench.engine_runs import ENGINES, GENERATED_TOKENS_PER_S, PREFILL_TOKENS_PER_S, \
-    SECONDS_PER_CALL, run_one  # noqa: E402
+    SECONDS_PER_CALL, bench_settings, run_one  # noqa: E402
 from bench.engine_scenarios import scenarios  # noqa: E402
 from bench.engine_wire import wire_report  # noqa: E402
 from bench.engine_writes import program_offered  # noqa: E402
@@ -36,14 +37,14 @@ COLUMNS = (("calls", 5, "d"), ("chars", 8, "d"), ("prompt", 7, "d"), ("uncached"
 RATIOS = ("calls", "chars", "prompt", "completion")
 
 
-def table(full: bool, stages: bool) -> None:
+def table(full: bool, stages: bool, assists_off: str) -> None:
     rows = []
     totals = {e: {key: 0.0 for key, _, _ in COLUMNS} for e in ENGINES}
     breakdown: list[tuple[str, str, dict[str, int]]] = []
     for s in scenarios():
         figures = {}
         for engine in ENGINES:
-            run = run_one(s, engine, full)
+            run = run_one(s, engine, full, assists_off)
             figures[engine] = run.figures
             for key, _, _ in COLUMNS:
                 totals[engine][key] += figures[engine][key]
@@ -86,20 +87,25 @@ def main() -> None:
                         help="print each run's request characters by stage")
     parser.add_argument("--no-wire", action="store_true",
                         help="skip the check against the real openai client")
+    parser.add_argument("--assists-off", default="", metavar="NAMES",
+                        help="assists to switch off, comma-separated (example_checks always "
+                             "is); computed_files: every first write asks the one-shot draft, "
+                             "as where no command sandbox works")
     args = parser.parse_args()
     for full in {"lean": (False,), "full": (True,), "both": (False, True)}[args.mode]:
-        table(full, args.stages)
+        table(full, args.stages, args.assists_off)
     print(f"\nchars = characters of every request (messages and tools as JSON); tokens = "
           f"the estimate of both engines (about 4 characters a token); model s = "
           f"{SECONDS_PER_CALL} s a call + uncached tokens at {PREFILL_TOKENS_PER_S:,} tok/s + "
           f"completion tokens at {GENERATED_TOKENS_PER_S} tok/s; uncached = tokens minus "
           "what a prefix cache (OpenAI's rule) would serve; local = tokens evaluated anew "
           "where only the previous prompt is cached (llama.cpp, the embedded model).")
-    print("\nA command sandbox " + (
-        "works here: a data or text file's first write (report.md, notes.md, CHANGES.md) is "
-        "offered as a program and asks no one-shot draft" if program_offered("report.md") else
-        "is not available here: every first write asks the one-shot draft")
-          + " (the computed_files assist; the figures of the writing scenarios depend on it).")
+    offered = program_offered("report.md", bench_settings(False, args.assists_off))
+    print("\nA data or text file's first write (report.md, notes.md, CHANGES.md) " + (
+        "is offered as a program and asks no one-shot draft" if offered else
+        "asks the one-shot draft, as every first write does")
+          + " (the computed_files assist, where a command sandbox works: "
+          + ("on" if offered else "off or no sandbox") + " in this run).")
     if not args.no_wire:
         print("\n" + wire_report())
 

@@ -36,10 +36,12 @@ class BenchRun:
     cards: list[tuple[int, int, bool]]
 
 
-def bench_settings(classic: bool) -> Settings:
+def bench_settings(classic: bool, assists_off: str = "") -> Settings:
+    """The bench's settings; ``assists_off``: assists switched off beside example_checks
+    (whose checks would each take a scripted reply)."""
     return Settings(use_phase_task=not classic, think_stage="auto", command_approval="auto",
                     write_approval="auto", max_iterations=200,
-                    assists_off="example_checks")
+                    assists_off=",".join(filter(None, ("example_checks", assists_off))))
 
 
 def tool_work(s: Scenario) -> list[str]:
@@ -50,7 +52,7 @@ def _work(tool: str, arguments: dict[str, Any]) -> str:
     return tool + json.dumps(arguments, sort_keys=True)
 
 
-async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], classic: bool,
+async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], settings: Settings,
                   workspace: Path, full: bool) -> BenchRun:
     """One run's figures; raises when the phase engine did not run exactly the scenario's
     tool calls (the classic loop: did not plan each of them; it refuses a repeated call as
@@ -59,7 +61,8 @@ async def measure(s: Scenario, queues: dict[str, list[dict[str, Any]]], classic:
     a script that does not fit the engine."""
     think = THINK_FULL if full else THINK_DEFAULT
     model = StageScriptedModel(queues, defaults={"think": think}, full=full)
-    engine = create_engine(bench_settings(classic), workspace, model=model)
+    classic = not settings.use_phase_task
+    engine = create_engine(settings, workspace, model=model)
     peak = cached = 0
     planned: dict[tuple[int, int, int], str] = {}
     ran: list[str] = []
@@ -121,9 +124,10 @@ def model_seconds(f: dict[str, float]) -> float:
             + f["completion"] / GENERATED_TOKENS_PER_S)
 
 
-def run_one(s: Scenario, engine: str, full: bool) -> BenchRun:
-    classic = engine != "phase"
-    script = classic_script(s, engine == "batched", full) if classic else phase_script(s, full)
+def run_one(s: Scenario, engine: str, full: bool, assists_off: str = "") -> BenchRun:
+    settings = bench_settings(engine != "phase", assists_off)
+    script = phase_script(s, settings, full) if engine == "phase" else \
+        classic_script(s, settings, engine == "batched", full)
     with tempfile.TemporaryDirectory() as folder:
         s.workspace(Path(folder))
-        return asyncio.run(measure(s, script, classic, Path(folder), full))
+        return asyncio.run(measure(s, script, settings, Path(folder), full))

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench.engine_scenarios import Call, Scenario
+from core.config import Settings
 from bench.engine_writes import draft_round, levels, numbered_rounds, write_replies, \
     writes_in_order
 from tests.support.script import analysis, judge, phases, plan, summary, task, think
@@ -68,7 +69,7 @@ def decisions(s: Scenario) -> list[str]:
     return found
 
 
-def phase_script(s: Scenario, full: bool = False) -> Queues:
+def phase_script(s: Scenario, settings: Settings, full: bool = False) -> Queues:
     """Replies per stage for the phase engine doing exactly the scenario's rounds. The
     first round is planned with the phases (by plan_tool_call when a one-phase request is
     not phase-planned); after a round the judge decides (``decisions``), it gives the next
@@ -85,7 +86,7 @@ def phase_script(s: Scenario, full: bool = False) -> Queues:
     else:  # a simple one-phase request is not phase-planned: plan_tool_call plans round 1
         queues["plan_tool_call"].append(_plan(first, full))
     decided = decisions(s)
-    authoring = write_replies(s, drafted_early="draft" in decided)
+    authoring = write_replies(s, settings, drafted_early="draft" in decided)
     queues["auto"] = [reply for key, _ in writes_in_order(s) for reply in authoring[key]]
     for n, (p, r, calls) in enumerate(rounds):
         following = tasks_of(rounds[n + 1][2]) if n + 1 < len(rounds) else None
@@ -182,12 +183,13 @@ def _summary(s: Scenario, full: bool) -> dict[str, Any]:
                          for r, _ in s.requirements]}}
 
 
-def classic_script(s: Scenario, batched: bool, full: bool = False) -> Queues:
+def classic_script(s: Scenario, settings: Settings, batched: bool, full: bool = False
+                   ) -> Queues:
     """The classic loop making exactly the scenario's calls: a dependency level per reply
     (batched) or one call per reply (stepwise), each write's authoring reply after the reply
     that asked for it (``engine_writes``); then the answer."""
     replies: list[dict[str, Any]] = []
-    authoring = write_replies(s)
+    authoring = write_replies(s, settings)
     for p, phase in enumerate(s.rounds, start=1):
         for r, calls in enumerate(phase, start=1):
             for level in levels(calls):

@@ -9,7 +9,8 @@ and fails too. A data or text file (``.md``, ``.txt``…) is offered as a progra
 it where a command sandbox exists (the ``computed_files`` assist): its first write skips the
 draft and makes its own call. The phase engine also asks the draft after a read-only round
 of a request for changes (``engine_scripts.decisions``): then the draft's reply comes before
-the write, which still makes its own call when its file is offered as a program.
+the write, which still makes its own call when its file is offered as a program. Without the
+assist (``assists_off``) no file is offered as a program.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from bench.engine_scenarios import Call, Key, Scenario, authored_reply
 from core.config import Settings
+from core.engine.assists import parse_off
 from core.engine.assists.computed_files import offers_program
 from core.engine.phase.engine_verdict import draft_writes
 
@@ -41,10 +43,11 @@ def writes_in_order(s: Scenario) -> list[tuple[Key, Call]]:
             for i, call in level if call[0] == "write_file"]
 
 
-def program_offered(path: str) -> bool:
-    """Whether a write of ``path`` is offered as a program (on this machine, with the
-    default command sandbox setting the bench runs with)."""
-    return offers_program(path, Settings().command_sandbox)
+def program_offered(path: str, settings: Settings) -> bool:
+    """Whether a write of ``path`` is offered as a program in a run with ``settings`` on
+    this machine."""
+    return "computed_files" not in parse_off(settings.assists_off) and \
+        offers_program(path, settings.command_sandbox)
 
 
 def draft_round(s: Scenario) -> list[Call]:
@@ -57,15 +60,16 @@ def draft_round(s: Scenario) -> list[Call]:
             for spec in draft_writes([writes[0][1][1]["path"]])]
 
 
-def write_replies(s: Scenario, drafted_early: bool = False) -> dict[Key, list[Reply]]:
-    """Each write's authoring replies (the draft's first where the write asks for it).
-    ``drafted_early``: the phase engine asks the draft before the first write (after a
-    read-only round)."""
+def write_replies(s: Scenario, settings: Settings, drafted_early: bool = False
+                  ) -> dict[Key, list[Reply]]:
+    """Each write's authoring replies in a run with ``settings`` (the draft's first where
+    the write asks for it). ``drafted_early``: the phase engine asks the draft before the
+    first write (after a read-only round)."""
     asked = False
     found: dict[Key, list[Reply]] = {}
     for key, call in writes_in_order(s):
         own = authored_reply(s, key, call)
-        offered = program_offered(call[1]["path"])
+        offered = program_offered(call[1]["path"], settings)
         if asked or offered and not drafted_early:
             found[key] = [own]
             continue

@@ -6,7 +6,9 @@ the phase engine stopped running a round that only reads back what the last roun
 "search then edit chain" was refused that way and the bench printed nothing until it was
 run again by hand. The phase engine settles some rounds itself (a clean write round, a
 read-only round before the draft's writes): the script must leave the judge out exactly
-there, and the page must still show a Judge card for every round.
+there, and the page must still show a Judge card for every round. Which authoring calls a
+write makes depends on whether its file is offered as a program (a command sandbox and the
+computed_files assist): both ways are run.
 """
 
 from __future__ import annotations
@@ -34,17 +36,21 @@ def settled_by_engine(s: Scenario) -> list[bool]:
     return settled
 
 
+@pytest.mark.parametrize("assists_off", ["", "computed_files"], ids=["programs", "drafts"])
 @pytest.mark.parametrize("full", [False, True], ids=["lean", "full"])
 @pytest.mark.parametrize("scenario", scenarios(), ids=lambda s: s.name)
-def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full: bool) -> None:
+def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full: bool,
+                                                       assists_off: str) -> None:
     """``run_one`` raises where a run strays from the script. Every call is counted in the
     run's figures; the phase engine shows one Judge card per round, asks the judge only for
-    the rounds it cannot settle, and adds the analysis and the summary."""
+    the rounds it cannot settle, and adds the analysis and the summary. Without the
+    computed_files assist a text file's first write asks the one-shot draft, as on a
+    machine without a command sandbox."""
     rounds = [(p, r) for p, phase in enumerate(scenario.rounds, start=1)
               for r in range(1, len(phase) + 1)]
     settled = settled_by_engine(scenario)
     for engine in ENGINES:
-        run = run_one(scenario, engine, full)
+        run = run_one(scenario, engine, full, assists_off)
         stages = run.model.stages
         assert not run.model.left_over() and not run.model.unscripted
         assert run.figures["calls"] == len(stages)
