@@ -53,7 +53,8 @@ def test_the_program_the_reply_gives_computes_the_file(ws: Path) -> None:
     assert "Computed: the content is what this program gave" in write.result
     assert "os.walk('.')" in write.result  # the person and the judge see how it was worked out
     prompt = model.requests[2]["messages"][-1]["content"]  # the draft: the person's words
-    assert prompt.startswith(f"Request:\n{ASK}\n\ncount.txt does not exist yet.\n\n")
+    assert prompt.startswith(f"Request:\n{ASK}\n\nThe project folder holds these files:\n\n")
+    assert "\n\ncount.txt does not exist yet.\n\n" in prompt  # the draft sees the workspace
     assert "reply with a Python program in one ```python block" in prompt
     assert prompt.rstrip().endswith("Otherwise reply with the complete new content of "
                                     "count.txt in one fenced code block (```).")

@@ -76,63 +76,64 @@ def stalled_plans() -> list[dict[str, Any]]:
     return [analysis(GOAL), plan(*READS), plan(*READS, SEARCH), plan(*READS, SEARCH)]
 
 
-def test_the_engine_writes_the_named_file_when_the_plans_only_repeat_reads(tmp_path: Path
-                                                                           ) -> None:
+def test_after_a_read_only_round_the_engine_writes_the_files_the_draft_gives(
+        tmp_path: Path) -> None:
+    """The recorded plans only listed and read query.py: after the first such round the
+    engine asks the draft (the one-shot prompt) and writes the file it gives, with no judge
+    and no further Plan call (the later recorded plans are never asked for)."""
     folder = workspace(tmp_path)
     request = (TRANSCRIPT / "request.txt").read_text().strip()
-    events, model = replay(stalled_plans() + [
+    events, model = replay(stalled_plans()[:2] + [
         authored(SOLUTION, "query.py"),
         summary("## Done\n\n- query.py implemented")], folder, request)
     namespace: dict[str, Any] = {}
     exec((folder / "query.py").read_text(), namespace)
     assert namespace["parse_query"]("?a=1&&b=2&a=3") == {"a": ["1", "3"], "b": ["2"]}
-    notices = [n for n in of(events, "notice") if n.assist == "overdue_write"]
-    assert [n.message for n in notices] == [
-        "Phase 1, round 3: the plan only repeats earlier calls and nothing is written "
-        "yet, though the request asks for changes; the engine plans the write of query.py "
-        "itself."]
-    assert not any("repeats earlier work" in n.message for n in of(events, "notice"))
-    planned = of(events, "tasks_planned")[-1]
-    assert [(t["tool"], t["arguments"]["path"]) for t in planned.tasks] == [
-        ("write_file", "query.py")]
-    assert planned.tasks[0]["arguments"]["instruction"] == GOAL  # the phase goal
-    # the write is the file's draft: the one-shot prompt, the person's words and the stub
-    draft = model.requests[4]["messages"]
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan", "author",
+                                                         "summarizer"]
+    draft = model.requests[2]["messages"]
     assert draft[0]["content"].startswith("You are an expert programmer")
     assert draft[1]["content"].startswith(f"Request:\n{request}")
-    assert "raise NotImplementedError" in draft[1]["content"]
-    written = [e for e in of(events, "task_finished") if e.tool == "write_file"]
-    assert [e.status for e in written] == ["done"]
-    assert [e.path for e in of(events, "file_changed")] == ["query.py"]
-    assert [(j.round, j.by_engine) for j in of(events, "judged")] == [
-        (1, True), (2, True), (3, True)]  # no judge call: reads, reads, a clean write
+    planned = of(events, "tasks_planned")[-1]
+    assert planned.reasoning == "the files the draft gives"
+    assert [(t["tool"], t["arguments"]["path"]) for t in planned.tasks] == [
+        ("write_file", "query.py")]
+    assert not [n for n in of(events, "notice") if n.assist == "overdue_write"]
+    assert [(j.round, j.by_engine) for j in of(events, "judged")] == [(1, True), (2, True)]
     assert events[-1].outcome == "succeeded" and model.remaining == 0
 
 
-def test_the_engine_plans_the_write_once_per_phase(tmp_path: Path) -> None:
-    """A draft reply without a usable block (and the per-file prompt's likewise) fails the
-    write; the plan that repeats the reads after it is held back as before (no second write
-    by the engine), and the run is not a success."""
+def test_the_engine_plans_the_write_once_per_phase_when_the_draft_gives_nothing(
+        tmp_path: Path) -> None:
+    """A draft reply without a usable block leaves the engine nothing to write after the read
+    round, so the judge decides; when the plans then only repeat the reads, the
+    ``overdue_write`` assist plans the write of query.py itself, once per phase: its try
+    fails too, and the plan that repeats the reads after it is held back as before."""
     folder = workspace(tmp_path)
     request = (TRANSCRIPT / "request.txt").read_text().strip()
     broken = {"text": "I will implement the functions now."}
-    events, model = replay(stalled_plans() + [
-        broken, broken,
+    events, model = replay([
+        analysis(GOAL), plan(*READS), broken,
+        judge([1, 2], completed=False, action="continue_phase", summary="Nothing written yet.",
+              next_tasks=[READS[0], READS[1], SEARCH]),
+        judge([1, 2, 3], completed=False, action="continue_phase", summary="Still nothing."),
+        plan(*READS, SEARCH), broken,  # the engine's write of query.py: its own plain prompt
         judge([], [1], completed=False, action="continue_phase", summary="The write failed."),
         think(False, True, "Implement the parse_query and build_query functions in query.py."),
         plan(*READS, SEARCH), summary()], folder, request)
     assert "raise NotImplementedError" in (folder / "query.py").read_text()
-    notices = [n.message for n in of(events, "notice")]
-    assert sum("the engine plans the write of query.py itself" in n for n in notices) == 1
+    notices = [n.message for n in of(events, "notice") if n.assist == "overdue_write"]
+    assert notices == ["Phase 1, round 3: the plan only repeats earlier calls and nothing is "
+                       "written yet, though the request asks for changes; the engine plans the "
+                       "write of query.py itself."]
     assert ("Phase 1, round 4: the plan only repeats earlier work; asking for a different "
-            "plan.") in notices
-    # the one-shot draft gave no block for query.py, so the file's own plain prompt followed
-    plain = model.requests[5]["messages"][-1]["content"]
+            "plan.") in [n.message for n in of(events, "notice")]
+    plain = model.requests[6]["messages"][-1]["content"]
     assert plain.startswith(f"Request:\n{request}") and "\nquery.py:\n```python\n" in plain
-    assert "Reply with the complete new content of query.py" in plain
     failed = [e for e in of(events, "task_finished") if e.tool == "write_file"]
     assert [e.status for e in failed] == ["failed"] and "block" in failed[0].error
-    assert events[-1].outcome != "succeeded" and model.remaining == 0
+    assert model.remaining == 0
+    assert events[-1].outcome != "succeeded"
 
 
 def test_a_request_that_forbids_changes_gets_no_write_from_the_engine(tmp_path: Path) -> None:

@@ -75,10 +75,15 @@ def _reply_form(path: str) -> str:
             f"(```{fence_language(path)}).")
 
 
-def plain_messages(words: str, path: str, current: str | None,
-                   program_offer: str = "") -> list[Message]:
-    """The draft of one file as the model alone would be asked for it."""
-    parts = [f"Request:\n{words_of(words)}", _shown(path, current)]
+def plain_messages(words: str, path: str, current: str | None, program_offer: str = "",
+                   files: str = "") -> list[Message]:
+    """The draft of one file as the model alone would be asked for it: the person's words,
+    the workspace's other files (``files``, shown as the one-shot prompt shows them), the
+    file, the reply format."""
+    parts = [f"Request:\n{words_of(words)}"]
+    if files:
+        parts.append(f"The project folder holds these files:\n\n{files}")
+    parts.append(_shown(path, current))
     if program_offer:
         parts.append(program_offer)
     parts.append(("Otherwise r" if program_offer else "R") + _reply_form(path)[1:])

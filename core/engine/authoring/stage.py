@@ -26,20 +26,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.engine.assists import Assists
-from core.engine.authoring.draft import oneshot_messages, reply_tokens
+from core.engine.authoring.draft import oneshot_messages, reply_tokens, show_file
 from core.engine.authoring.draft_reply import Drafted, drafted_files
 from core.engine.authoring.evidence import Evidence, failed_ids
 from core.engine.authoring.prompts import WriteStep, authoring_messages, fix_request, \
     plain_messages, repair_messages
 from core.engine.authoring.replies import Authored, search_replace, whole_file
-from core.engine.requests import mentions
+from core.engine.requests import mentions, named_files
 from core.engine.stages.caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
 from core.tools.check_runs import CheckRun
 from core.tools.code_checks import is_python, problems, syntax_error
 from core.tools.current_text import current_text
 from core.tools.test_runs import run_tests
-from core.tools.text_files import collect
+from core.tools.text_files import Listing, collect
 from core.tools.workspace_tests import has_tests
 
 SEARCH_REPLACE_CHARS = 12_000  # a longer file is changed with search/replace blocks
@@ -109,6 +109,7 @@ class AuthoringStage:
         self.context = context
         self.files: dict[str, FileRecord] = {}
         self.drafted: Drafted | None = None
+        self.listing: Listing | None = None  # the workspace's files as the draft showed them
         self._draft_lock = asyncio.Lock()
         self._tests: bool | None = None
         self._evidence: dict[tuple[str, str], Evidence] = {}
@@ -168,10 +169,17 @@ class AuthoringStage:
         drafted = await self._drafted(words, "")
         return [p for p in drafted.files if p not in self.files or self.files[p].written is None]
 
-    def unwritten_drafts(self, request: str) -> list[str]:
-        """Files the draft gives that the request names, not written yet."""
-        drafted = self.drafted.files if self.drafted else {}
-        return sorted(p for p in drafted if mentions(request, p) and (
+    async def unwritten_drafts(self, request: str) -> list[str]:
+        """Files the draft changes that the request names, not written by the run yet. When
+        no write asked the draft (a data file worked out by a program) and the request names
+        workspace files the run has not written, the draft is asked now to tell them apart
+        from the files the request only reads."""
+        if self.drafted is None and not any(
+                p not in self.files or self.files[p].written is None
+                for p in named_files(request, self.workspace)):
+            return []
+        drafted = await self._drafted(request, "")
+        return sorted(p for p in drafted.files if mentions(request, p) and (
             p not in self.files or self.files[p].written is None))
 
     def refused(self, path: str, problem: str) -> None:
@@ -180,24 +188,41 @@ class AuthoringStage:
 
     async def _draft(self, rel: str, old: str | None, edits: bool, context: WriteContext
                      ) -> tuple[Authored, list[Message], str]:
-        offer = self.assists.program_offer(rel, self.sandbox_mode)
-        drafted = await self._drafted(context.words, rel) if not offer else Drafted()
+        """The first write of ``rel``: a data file the ``computed_files`` assist may have a
+        program work out, asked alone; else the one-shot reply's file; a long file as
+        search/replace blocks; a named file the reply left out asked alone."""
+        offer = "" if edits else self.assists.program_offer(rel, self.sandbox_mode)
+        if offer:
+            authored, messages = await self._plain(rel, old, context, offer)
+            return authored, messages, "draft"
+        drafted = await self._drafted(context.words, rel)
         if rel in drafted.files:
             return Authored(drafted.files[rel]), [], "draft"
         if edits:  # too long to be written whole: search/replace blocks, words first
             return await self._later(rel, old, edits, "", context, self.files[rel])
-        if mentions(context.words, rel) or offer:
-            messages = plain_messages(context.words, rel, old, offer)
-            authored, reply = await self._ask(rel, old, False, messages, offer)
-            return authored, messages + _said(reply), "draft"
+        if mentions(context.words, rel):
+            authored, messages = await self._plain(rel, old, context, "")
+            return authored, messages, "draft"
         return await self._later(rel, old, edits, "", context, self.files[rel])
+
+    async def _plain(self, rel: str, old: str | None, context: WriteContext, offer: str
+                     ) -> tuple[Authored, list[Message]]:
+        """One file asked as the model alone would be asked for it (the workspace's other
+        files shown as the one-shot prompt shows them)."""
+        if self.listing is None:
+            self.listing = await asyncio.to_thread(collect, self.workspace)
+        others = [f for f in self.listing.files if f.path != rel]
+        messages = plain_messages(context.words, rel, old, offer,
+                                  "\n\n".join(show_file(f) for f in others))
+        authored, reply = await self._ask(rel, old, False, messages, offer)
+        return authored, messages + _said(reply)
 
     async def _drafted(self, words: str, writing: str) -> Drafted:
         """The one-shot reply's files, asked once per run."""
         async with self._draft_lock:
             if self.drafted is None:
                 self.drafted = Drafted()
-                listing = await asyncio.to_thread(collect, self.workspace)
+                listing = self.listing = await asyncio.to_thread(collect, self.workspace)
                 if self.caller.accounting.exhausted:
                     return self.drafted
                 called = await self._call(oneshot_messages(words, listing),

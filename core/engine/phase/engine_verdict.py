@@ -1,8 +1,9 @@
 """A round's verdict the facts already settle, so the judge is not asked.
 
 Two cases: (1) every task of the round succeeded, it wrote files, every written file parses
-and no check the engine ran on them fails, and no file of the draft that the request names is
-left unwritten: the phase is complete; (2) in the last phase of a request to change files,
+and no check the engine ran on them fails: the phase is complete — unless the draft also
+changes files the request names that are not written yet: then the next round writes them
+(the one-shot draft is asked now if no write asked it yet); (2) in the last phase of a request to change files,
 every task succeeded but the round only read (nothing is written yet): the next round writes
 the files the draft gives — the one-shot call is made then, and no Plan call is needed (with
 no draft files, the judge decides). Anything else — a failure, a failing check, a question to
@@ -29,11 +30,16 @@ def engine_verdict(tasks: list[Task], wrote: list[str], failing: list[str],
     if not tasks or any(t.status not in DONE for t in tasks):
         return None
     if wrote:
-        if failing or broken or unwritten:
+        if failing or broken:
             return None
         said = f"{', '.join(wrote)} written" + (f"; {checked}" if checked else
                                                "; no check ran on " +
                                                ("them" if len(wrote) > 1 else "it"))
+        if unwritten:
+            return Verdict(user_summary=f"Decided from the facts: {said}; the draft also "
+                                        f"changes {', '.join(unwritten)}, which the request "
+                                        "names: the next round writes it.",
+                           next_action="continue_phase", phase_completed=False)
         return Verdict(user_summary=f"Decided from the facts: {said}.", next_action="end_phase",
                        phase_completed=True)
     if changes_requested and not written_before and last_phase and not last_round:

@@ -91,7 +91,7 @@ class Judging:
                   for fact in write_facts(path, authoring.files[path].original, text)
                   if "does not parse" in fact or "no longer defines" in fact
                   or fact.startswith("WARNING")] if authoring else []
-        unwritten = authoring.unwritten_drafts(engine.request) if authoring else []
+        unwritten = await authoring.unwritten_drafts(engine.request) if authoring else []
         state = await engine.current_state()
         verdict = engine_verdict(
             tasks, wrote, failing, broken, unwritten,
@@ -101,7 +101,7 @@ class Judging:
             checked=state.line if state.checked else "")
         if verdict is None or verdict.phase_completed or authoring is None:
             return verdict
-        drafts = await authoring.draft_files(engine.request)
+        drafts = unwritten or await authoring.draft_files(engine.request)
         return replace(verdict, next_tasks=draft_writes(drafts)) if drafts else None
 
     async def _judge(self, facts: str) -> tuple[Verdict, bool]:
