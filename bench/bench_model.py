@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.llm.base import NO_OPTIONS, CallOptions, Capabilities, Message, Reply, estimate_tokens  # noqa: E402
 from core.llm.scripted import ScriptedModel  # noqa: E402
+from core.engine.authoring.draft import SYSTEM as DRAFT_SYSTEM  # noqa: E402
 
 CACHE_MIN_TOKENS = 1024
 KEPT_AS_GIVEN = ("arguments",)  # a task's tool arguments are the scenario's, not filled
@@ -137,6 +138,7 @@ class StageScriptedModel:
         self.last_prompt = LastPromptCache()
         self.local_uncached = 0  # tokens evaluated anew under ``LastPromptCache``
         self.stages: list[str] = []
+        self.drafts: list[int] = []  # where in ``stages`` the one-shot draft was asked
         self.chars = 0
         self.chars_by_stage: dict[str, int] = {}
         self.given: dict[str, list[dict[str, Any]]] = {}  # the replies used, per stage
@@ -160,6 +162,9 @@ class StageScriptedModel:
         size = request_chars(messages, tools)
         self.chars += size
         key = "author" if stage == "auto" and not tools else stage
+        if key == "author" and messages and messages[0].get("content") == DRAFT_SYSTEM:
+            key = "draft"
+            self.drafts.append(len(self.stages) - 1)
         self.chars_by_stage[key] = self.chars_by_stage.get(key, 0) + size
         reply = await ScriptedModel(script).complete(messages, tools, tool_choice)
         cached = self.cache.lookup(tools, messages)

@@ -12,13 +12,14 @@ write find nothing against it. The first write's reply is also the run's one-sho
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from core.engine.phase.engine_verdict import draft_writes
-from core.engine.requests import asks_for_changes
+from core.engine.requests import asks_for_changes, named_files
 
 Call = tuple[str, dict[str, Any], list[int]]
 Key = tuple[int, int, int]  # (phase, round, task), counted from 1
@@ -46,6 +47,12 @@ class Scenario:
     def changes_requested(self) -> bool:
         """Whether the request asks for files to change (as the engine reads it)."""
         return asks_for_changes(self.request)
+
+    def named_files(self) -> list[str]:
+        """The workspace files the request names, as the engine finds them."""
+        with tempfile.TemporaryDirectory() as folder:
+            self.workspace(Path(folder))
+            return named_files(self.request, Path(folder))
 
     def calls(self) -> list[tuple[Key, Call]]:
         return [((p, r, t), call) for p, phase in enumerate(self.rounds, start=1)

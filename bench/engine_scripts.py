@@ -6,9 +6,10 @@ offers, with text of realistic length, as a model served by a strict OpenAI-comp
 endpoint does (``bench_model.fit`` keeps exactly the offered fields and refuses a reply
 that lacks one). The authoring calls of writes, which offer no tool, take their replies
 from the ``"auto"`` queue in the order the writes run (dependency level, then task id),
-the one-shot draft's among them (``engine_writes``); for the classic loop that queue also
-holds its tool-call replies, in order. The phase engine decides a round itself where the
-facts settle it (``decisions``): such a round has no judge reply.
+the one-shot draft's among them, which the phase engine may also ask after a round
+(``engine_writes``); for the classic loop that queue also holds its tool-call replies, in
+order. The phase engine decides a round itself where the facts settle it (``decisions``):
+such a round has no judge reply.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any
 
 from bench.engine_scenarios import Call, Scenario
 from core.config import Settings
-from bench.engine_writes import draft_round, levels, numbered_rounds, write_replies, \
-    writes_in_order
+from bench.engine_writes import draft_round, levels, numbered_rounds, phase_replies, \
+    write_replies
 from tests.support.script import analysis, judge, phases, plan, summary, task, think
 
 Queues = dict[str, list[dict[str, Any]]]
@@ -86,8 +87,7 @@ def phase_script(s: Scenario, settings: Settings, full: bool = False) -> Queues:
     else:  # a simple one-phase request is not phase-planned: plan_tool_call plans round 1
         queues["plan_tool_call"].append(_plan(first, full))
     decided = decisions(s)
-    authoring = write_replies(s, settings, drafted_early="draft" in decided)
-    queues["auto"] = [reply for key, _ in writes_in_order(s) for reply in authoring[key]]
+    queues["auto"] = phase_replies(s, settings, decided)
     for n, (p, r, calls) in enumerate(rounds):
         following = tasks_of(rounds[n + 1][2]) if n + 1 < len(rounds) else None
         if decided[n] != "judge":

@@ -3,14 +3,18 @@
 A write's content comes from plain authoring calls (``core.engine.authoring.stage``), which
 take their replies from the bench model's ``"auto"`` queue. The run's first write of a file
 that is not offered as a program asks the one-shot draft first (one call for the whole
-run); the draft's reply is that write's own reply, which names its file, so the write makes
-no call of its own — unless it fails (a reply without a file), when its own call follows
-and fails too. A data or text file (``.md``, ``.txt``…) is offered as a program that prints
-it where a command sandbox exists (the ``computed_files`` assist): its first write skips the
-draft and makes its own call. The phase engine also asks the draft after a read-only round
-of a request for changes (``engine_scripts.decisions``): then the draft's reply comes before
-the write, which still makes its own call when its file is offered as a program. Without the
-assist (``assists_off``) no file is offered as a program.
+run); the draft's reply is the first write's own reply, which names its file, so that write
+makes no call of its own — unless it fails (a reply without a file), when its own call
+follows and fails too. A data or text file (``.md``, ``.txt``…) is offered as a program that
+prints it where a command sandbox exists (the ``computed_files`` assist): its first write
+skips the draft and makes its own call. The phase engine also asks the draft after a round
+when no write asked it yet: a read-only round of a request for changes
+(``engine_scripts.decisions``), or any round while the request names workspace files the
+run has not written (to tell the files to change from those it only reads). The draft's
+reply then comes before the next write, which still makes its own call when its file is
+offered as a program, or after the round's writes: it gives the file just written, so
+nothing is left to write. Without the assist (``assists_off``) no file is offered as a
+program.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from core.config import Settings
 from core.engine.assists import parse_off
 from core.engine.assists.computed_files import offers_program
 from core.engine.phase.engine_verdict import draft_writes
+from core.engine.requests import mentions
 
 Reply = dict[str, Any]
 
@@ -60,19 +65,66 @@ def draft_round(s: Scenario) -> list[Call]:
             for spec in draft_writes([writes[0][1][1]["path"]])]
 
 
-def write_replies(s: Scenario, settings: Settings, drafted_early: bool = False
-                  ) -> dict[Key, list[Reply]]:
-    """Each write's authoring replies in a run with ``settings`` (the draft's first where
-    the write asks for it). ``drafted_early``: the phase engine asks the draft before the
-    first write (after a read-only round)."""
-    asked = False
-    found: dict[Key, list[Reply]] = {}
-    for key, call in writes_in_order(s):
-        own = authored_reply(s, key, call)
-        offered = program_offered(call[1]["path"], settings)
-        if asked or offered and not drafted_early:
-            found[key] = [own]
+def draft_reply(s: Scenario) -> tuple[Reply, set[str]]:
+    """The one-shot draft's reply (the first write's own reply, which names its file) and
+    the files it gives (none when that write fails or the scenario writes nothing)."""
+    writes = writes_in_order(s)
+    if not writes:
+        return {"text": "The request asks for no change to the files."}, set()
+    key, call = writes[0]
+    return authored_reply(s, key, call), set() if key in s.failing else {call[1]["path"]}
+
+
+def authoring_calls(s: Scenario, settings: Settings, decided: list[str] | None = None
+                    ) -> list[tuple[Key | None, Reply]]:
+    """Every authoring call's reply in the order the engine asks for them, each with the
+    write that asked it (``None``: the phase engine's draft after a round). ``decided``:
+    who decides each round (``engine_scripts.decisions``) for the phase engine, which asks
+    the draft after a round when no write asked it yet and the round is read-only before
+    the draft's writes (``"draft"``) or the request names workspace files the run has not
+    written; ``None`` for the classic loop, which asks it only for a write. Raises
+    ``ValueError`` where the draft would give a named file the scenario does not write."""
+    reply, drafted = draft_reply(s)
+    named = s.named_files() if decided is not None else []
+    asked, started, written = False, set(), set()
+    found: list[tuple[Key | None, Reply]] = []
+    for n, (p, r, calls) in enumerate(numbered_rounds(s)):
+        for level in levels(calls):
+            for i, call in level:
+                if call[0] != "write_file":
+                    continue
+                key, path = (p, r, i), call[1]["path"]
+                first = path not in started
+                started.add(path)
+                if first and not asked and not program_offered(path, settings):
+                    asked = True
+                    found.append((key, reply))
+                if not first or path not in drafted or program_offered(path, settings):
+                    found.append((key, authored_reply(s, key, call)))
+                if key not in s.failing:
+                    written.add(path)
+        if decided is None or asked:
             continue
-        asked = True
-        found[key] = [own, own] if key in s.failing or offered else [own]
+        if decided[n] == "draft" or any(f not in written for f in named):
+            asked = True
+            found.append((None, reply))
+            left = sorted(f for f in drafted - written if mentions(s.request, f))
+            if decided[n] == "written" and left:
+                raise ValueError(f"{s.name}: the draft asked after round {p}.{r} changes "
+                                 f"{left}, which the request names: the next round writes it")
     return found
+
+
+def write_replies(s: Scenario, settings: Settings) -> dict[Key, list[Reply]]:
+    """Each write's authoring replies in a classic run with ``settings`` (the draft's first
+    where the write asks for it)."""
+    found: dict[Key, list[Reply]] = {key: [] for key, _ in writes_in_order(s)}
+    for key, reply in authoring_calls(s, settings):
+        if key is not None:
+            found[key].append(reply)
+    return found
+
+
+def phase_replies(s: Scenario, settings: Settings, decided: list[str]) -> list[Reply]:
+    """The phase engine's authoring replies in order (its ``"auto"`` queue)."""
+    return [reply for _, reply in authoring_calls(s, settings, decided)]

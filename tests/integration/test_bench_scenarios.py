@@ -8,15 +8,22 @@ run again by hand. The phase engine settles some rounds itself (a clean write ro
 read-only round before the draft's writes): the script must leave the judge out exactly
 there, and the page must still show a Judge card for every round. Which authoring calls a
 write makes depends on whether its file is offered as a program (a command sandbox and the
-computed_files assist): both ways are run.
+computed_files assist): both ways are run. A run asks the one-shot draft at most once: for
+the first write of a file not offered as a program, after a read-only round before the
+draft's writes, or — the phase engine only — after a round whose every write was offered as
+a program while the request names workspace files the run has not written (the late draft,
+which tells the files to change from those the request only reads).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from bench.engine_runs import ENGINES, run_one
-from bench.engine_scenarios import DRAFT_INSTRUCTION, Scenario, scenarios
+from bench.engine_runs import ENGINES, bench_settings, run_one
+from bench.engine_scenarios import DRAFT_INSTRUCTION, Call, Scenario, scenarios
+from bench.engine_writes import program_offered
 
 
 def settled_by_engine(s: Scenario) -> list[bool]:
@@ -36,6 +43,27 @@ def settled_by_engine(s: Scenario) -> list[bool]:
     return settled
 
 
+def writes(s: Scenario, rounds: list[list[list[Call]]] | None = None) -> list[str]:
+    """The paths the scenario's write calls write (of ``rounds`` when given)."""
+    return [call[1]["path"] for phase in (rounds or s.rounds) for calls in phase
+            for call in calls if call[0] == "write_file"]
+
+
+def late_draft(s: Scenario, assists_off: str) -> bool:
+    """Whether the phase engine asks the draft after the first round's writes: that round
+    writes, every write of it is worked out by a program (so none asks the draft), and the
+    request names workspace files the round does not write."""
+    offered = program_offered_in(assists_off)
+    first = writes(s, [[s.rounds[0][0]]])
+    return bool(first) and all(map(offered, first)) and bool(set(s.named_files()) - set(first))
+
+
+def program_offered_in(assists_off: str) -> Callable[[str], bool]:
+    """Whether a path's first write is offered as a program in the bench's run."""
+    settings = bench_settings(False, assists_off)
+    return lambda path: program_offered(path, settings)
+
+
 @pytest.mark.parametrize("assists_off", ["", "computed_files"], ids=["programs", "drafts"])
 @pytest.mark.parametrize("full", [False, True], ids=["lean", "full"])
 @pytest.mark.parametrize("scenario", scenarios(), ids=lambda s: s.name)
@@ -45,13 +73,20 @@ def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full:
     run's figures; the phase engine shows one Judge card per round, asks the judge only for
     the rounds it cannot settle, and adds the analysis and the summary. Without the
     computed_files assist a text file's first write asks the one-shot draft, as on a
-    machine without a command sandbox."""
+    machine without a command sandbox. The draft is asked once where a write, a read-only
+    round or (phase engine) a request naming workspace files asks it, else never; after a
+    write's own call exactly where the late draft is due (``late_draft``)."""
     rounds = [(p, r) for p, phase in enumerate(scenario.rounds, start=1)
               for r in range(1, len(phase) + 1)]
     settled = settled_by_engine(scenario)
+    offered = program_offered_in(assists_off)
+    drafted_by_a_write = any(not offered(path) for path in writes(scenario))
+    late = late_draft(scenario, assists_off)
+    draft_round = any(settled[n] and not writes(scenario, [[calls]])
+                      for n, calls in enumerate(c for phase in scenario.rounds for c in phase))
     for engine in ENGINES:
         run = run_one(scenario, engine, full, assists_off)
-        stages = run.model.stages
+        stages, drafts = run.model.stages, run.model.drafts
         assert not run.model.left_over() and not run.model.unscripted
         assert run.figures["calls"] == len(stages)
         if engine == "phase":
@@ -59,3 +94,8 @@ def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full:
             assert [by_engine for _, _, by_engine in run.cards] == settled
             assert stages.count("judge_tasks") == settled.count(False)
             assert stages[0] == "request_analyser" and stages[-1] == "summarizer"
+            assert len(drafts) == (drafted_by_a_write or late or draft_round)
+            first_authoring = stages.index("auto") if "auto" in stages else len(stages)
+            assert (bool(drafts) and drafts[0] > first_authoring) == late
+        else:  # the classic loop asks the draft only for a write
+            assert len(drafts) == drafted_by_a_write
