@@ -84,7 +84,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mode", choices=("lean", "full", "both"), default="both")
     parser.add_argument("--stages", action="store_true",
-                        help="print each run's request characters by stage")
+                        help="print each run's request characters by stage (draft: the "
+                             "one-shot draft; author: the other authoring calls)")
     parser.add_argument("--no-wire", action="store_true",
                         help="skip the check against the real openai client")
     parser.add_argument("--assists-off", default="", metavar="NAMES",

@@ -1,12 +1,13 @@
 """What the person's language costs in prompt text: characters sent per stage call.
 
 One scripted run of each engine (the phase engine: analysis, phase planner, a read round
-with Plan / Judge / Think, a write round whose clean write the engine settles itself, the
-summary; the classic loop: a read, a write, an answer), each write drafted by the one-shot
-call, for an English and a Chinese request. The characters are
-those of every message and of the tool schemas offered, summed per call: what a small local
-model reads. An English run carries no language text beyond the analysis schema's optional
-``language`` field.
+with Plan / Judge / Think — the request names config.py, which the run has not written, so
+the one-shot draft is asked after that round —, a write round that takes the draft's file
+and whose clean write the engine settles itself, the summary; the classic loop: a read, a
+write drafted by the one-shot call, an answer), for an English and a Chinese request. The
+characters are those of every message and of the tool schemas offered, summed per call:
+what a small local model reads. An English run carries no language text beyond the
+analysis schema's optional ``language`` field.
 
 Run: .venv/bin/python bench/bench_prompt_language.py
 """
@@ -36,9 +37,10 @@ REQUESTS = {"English": "Change the port in config.py to 8080",
 def phase_replies() -> list[dict[str, Any]]:
     return [analysis("Set the port", phases=2),
             phases((1, "Read", [], 1), (2, "Change", [1], 1)),
-            plan(task(1, "read_file", path="config.py")), judge([1]), think(True, False),
+            plan(task(1, "read_file", path="config.py")),
+            authored("PORT = 8080\nDEBUG = True\n"), judge([1]), think(True, False),
             plan(task(1, "write_file", path="config.py", instruction="set PORT to 8080")),
-            authored("PORT = 8080\nDEBUG = True\n"), summary()]
+            summary()]
 
 
 def classic_replies() -> list[dict[str, Any]]:
