@@ -200,3 +200,16 @@ def test_a_programming_language_is_not_the_persons_language(tmp_path: Path) -> N
     sent = "\n".join(str(m.get("content")) for r in model.requests for m in r["messages"])
     assert "in Python, the person's language" not in sent
     assert "The request is written in Python" not in sent
+
+
+def test_a_question_gets_no_draft_after_its_read_round(tmp_path: Path) -> None:
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
+    events, _ = run([
+        analysis("Explain calc.py"),
+        plan(task(1, "read_file", path="calc.py")),
+        judge([1], summary="calc.py defines add, not implemented yet."),
+        summary("calc.py defines add(a, b), which raises NotImplementedError."),
+    ], ws, request="What does calc.py do? Do not change any file.")
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan", "judge",
+                                                         "summarizer"]
+    assert (ws / "calc.py").read_text() == STUB

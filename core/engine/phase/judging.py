@@ -91,11 +91,12 @@ class Judging:
                   for fact in write_facts(path, authoring.files[path].original, text)
                   if "does not parse" in fact or "no longer defines" in fact
                   or fact.startswith("WARNING")] if authoring else []
-        unwritten = await authoring.unwritten_drafts(engine.request) if authoring else []
+        changes = engine.tally.changes_requested and not engine.changes_forbidden
+        unwritten = await authoring.unwritten_drafts(engine.request) \
+            if authoring and changes and wrote and not failing and not broken else []
         state = await engine.current_state()
         verdict = engine_verdict(
-            tasks, wrote, failing, broken, unwritten,
-            changes_requested=engine.tally.changes_requested and not engine.changes_forbidden,
+            tasks, wrote, failing, broken, unwritten, changes_requested=changes,
             written_before=bool(engine.changed_files) and not wrote,
             last_phase=not self.next_phase, last_round=phase.rounds >= phase.max_rounds,
             checked=state.line if state.checked else "")
