@@ -56,7 +56,8 @@ def test_the_card_of_a_computed_file_shows_the_program_and_the_diff(
     [asked] = [r["messages"][-1]["content"] for r in factory.models[0].requests
                if not r["tools"]]
     assert asked.startswith("Request:\nCount the lines containing TODO and write the number "
-                            "into todo_count.txt\n\ntodo_count.txt does not exist yet.")
+                            "into todo_count.txt\n\nThe project folder holds these files:")
+    assert "\n\ntodo_count.txt does not exist yet." in asked  # after the workspace's files
     assert "reply with a Python program" in asked and "[Goal]" not in asked
     assert [c.stage for c in factory.last.of("llm_call")] == [
         "request_analyser", "plan", "author", "summarizer"]

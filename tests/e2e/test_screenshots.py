@@ -30,12 +30,11 @@ def short_run(goal: str) -> list[dict]:
 
 def change_run(goal: str) -> list[dict]:
     """A request for a change: a round of reads the engine goes on from (nothing is written
-    yet), then the draft of health.py and (the window's example_checks assist is on) the
-    checks of the request's examples, none of which the request states: a clean write the
-    engine settles from the facts."""
+    yet) by asking the draft and writing the file it gives, health.py, then (the window's
+    example_checks assist is on) the checks of the request's examples, none of which the
+    request states: a clean write the engine settles from the facts."""
     return [analysis(goal, complexity="complex"), phases((1, "Add it", [])),
             plan(task(1, "read_file", path="config.py"), task(2, "list_files")),
-            plan(task(1, "write_file", path="health.py", instruction="a health check")),
             authored("def health() -> dict[str, str]:\n    return {'status': 'ok'}\n",
                      "health.py"),
             checks("from health import health\n\nassert health() == {'status': 'ok'}\n"),

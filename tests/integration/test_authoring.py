@@ -267,7 +267,8 @@ def test_a_write_planned_beside_a_search_runs_after_it(tmp_path: Path) -> None:
         summary("## Done\n\ntodo_count.txt holds 2."),
     ], ws, request=request)
     prompt = model.requests[2]["messages"][-1]["content"]
-    assert prompt.startswith(f"Request:\n{request}\n\ntodo_count.txt does not exist yet.")
+    assert prompt.startswith(f"Request:\n{request}\n\nThe project folder holds these files:")
+    assert "\n\ntodo_count.txt does not exist yet." in prompt
     assert "reply with a Python program" in prompt and "the number of lines" not in prompt
     order = [(e.kind, e.task_id) for e in events if e.kind in ("task_started", "task_finished")]
     assert order == [("task_started", 1), ("task_finished", 1),

@@ -169,18 +169,18 @@ class AuthoringStage:
         drafted = await self._drafted(words, "")
         return [p for p in drafted.files if p not in self.files or self.files[p].written is None]
 
-    async def unwritten_drafts(self, request: str) -> list[str]:
-        """Files the draft changes that the request names, not written by the run yet. When
-        no write asked the draft (a data file worked out by a program) and the request names
-        workspace files the run has not written, the draft is asked now to tell them apart
-        from the files the request only reads."""
-        if self.drafted is None and not any(
-                p not in self.files or self.files[p].written is None
-                for p in named_files(request, self.workspace)):
+    async def unwritten_drafts(self, request: str, changed: list[str]) -> list[str]:
+        """Files the draft changes that the request names, not changed by the run yet
+        (``changed``: the files the run changed, by any tool). When no write asked the draft
+        (a data file worked out by a program, a write given its content) and the request
+        names workspace files the run has not changed, the draft is asked now to tell them
+        apart from the files the request only reads."""
+        done = set(changed)
+        if self.drafted is None and not any(p not in done for p in named_files(
+                request, self.workspace)):
             return []
         drafted = await self._drafted(request, "")
-        return sorted(p for p in drafted.files if mentions(request, p) and (
-            p not in self.files or self.files[p].written is None))
+        return sorted(p for p in drafted.files if mentions(request, p) and p not in done)
 
     def refused(self, path: str, problem: str) -> None:
         """The write of a candidate failed (denied, not written): the next try is told why."""
@@ -188,18 +188,19 @@ class AuthoringStage:
 
     async def _draft(self, rel: str, old: str | None, edits: bool, context: WriteContext
                      ) -> tuple[Authored, list[Message], str]:
-        """The first write of ``rel``: a data file the ``computed_files`` assist may have a
-        program work out, asked alone; else the one-shot reply's file; a long file as
-        search/replace blocks; a named file the reply left out asked alone."""
-        offer = "" if edits else self.assists.program_offer(rel, self.sandbox_mode)
+        """The first write of ``rel``: a long file as search/replace blocks (the one-shot
+        prompt cannot show it); a data file the ``computed_files`` assist may have a program
+        work out, asked alone; else the one-shot reply's file; a named file the reply left
+        out, asked alone."""
+        if edits:  # too long to be shown whole: search/replace blocks, words first
+            return await self._later(rel, old, edits, "", context, self.files[rel])
+        offer = self.assists.program_offer(rel, self.sandbox_mode)
         if offer:
             authored, messages = await self._plain(rel, old, context, offer)
             return authored, messages, "draft"
         drafted = await self._drafted(context.words, rel)
         if rel in drafted.files:
             return Authored(drafted.files[rel]), [], "draft"
-        if edits:  # too long to be written whole: search/replace blocks, words first
-            return await self._later(rel, old, edits, "", context, self.files[rel])
         if mentions(context.words, rel):
             authored, messages = await self._plain(rel, old, context, "")
             return authored, messages, "draft"

@@ -92,7 +92,7 @@ class Judging:
                   if "does not parse" in fact or "no longer defines" in fact
                   or fact.startswith("WARNING")] if authoring else []
         changes = engine.tally.changes_requested and not engine.changes_forbidden
-        unwritten = await authoring.unwritten_drafts(engine.request) \
+        unwritten = await authoring.unwritten_drafts(engine.request, engine.changed_files) \
             if authoring and changes and wrote and not failing and not broken else []
         state = await engine.current_state()
         verdict = engine_verdict(
