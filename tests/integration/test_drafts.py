@@ -213,3 +213,33 @@ def test_a_question_gets_no_draft_after_its_read_round(tmp_path: Path) -> None:
     assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan", "judge",
                                                          "summarizer"]
     assert (ws / "calc.py").read_text() == STUB
+
+
+def test_the_answer_to_a_question_sees_the_workspaces_files(tmp_path: Path) -> None:
+    """The model alone, asked a question, sees every file: the call that answers it here
+    (the summarizer) does too, even when the rounds read the wrong file."""
+    ws = files_workspace(tmp_path, {"setup.cfg": "[metadata]\nversion = 2.7.1\n",
+                                    "calc.py": STUB})
+    events, model = run([
+        analysis("Find the version"),
+        plan(task(1, "read_file", path="pkg/setup.cfg")),
+        judge([], [1], completed=False, action="end_phase", reason="no pkg/setup.cfg"),
+        summary("The version is 2.7.1."),
+    ], ws, request="Which version does setup.cfg declare? Do not change any file.")
+    answer = model.requests[-1]["messages"][1]["content"]
+    assert "The workspace's files:" in answer and "version = 2.7.1" in answer
+    assert "The version is 2.7.1." in of(events, "summary")[0].final_summary
+
+
+def test_an_existing_data_file_is_edited_as_text_not_computed(tmp_path: Path) -> None:
+    ws = files_workspace(tmp_path, {"config.json": '{"port": 8000}\n'})
+    events, model = run([
+        analysis("Rename the key"),
+        plan(task(1, "write_file", path="config.json", instruction="rename port to listen_port")),
+        authored('{"listen_port": 8000}\n', "config.json", language="json"),
+        summary("config.json renamed."),
+    ], ws, request="Rename the key port to listen_port in config.json", assists_off="")
+    assert (ws / "config.json").read_text() == '{"listen_port": 8000}\n'
+    draft = model.requests[2]["messages"][1]["content"]
+    assert "reply with a Python program" not in draft
+    assert draft.startswith("Request:\nRename the key port to listen_port in config.json")

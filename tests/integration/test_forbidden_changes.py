@@ -38,7 +38,9 @@ def test_the_phase_engine_refuses_the_write_and_the_summary_sees_the_question(ws
     stages = [e.stage for e in events if e.kind == "llm_call"]
     assert stages == ["request_analyser", "plan", "judge", "summarizer"]
     summarizer = model.requests[-1]["messages"]
-    assert summarizer[1]["content"] == f"The person asked:\n{ASK}"  # not the paraphrase too
+    # the person's words, not the paraphrase too; a question's answer sees the files
+    assert summarizer[1]["content"].startswith(f"The person asked:\n{ASK}\n\nThe workspace's "
+                                               "files:\n\nbank.py\n```python\n")
 
 
 def test_the_classic_loop_refuses_it_too(ws: Path) -> None:

@@ -36,8 +36,8 @@ ASSISTS: tuple[AssistInfo, ...] = (
                "examples the request states; those whose values the person's words give run "
                "against each candidate, and a failing one asks for one repair",
                "a draft that misses an example the request spells out"),
-    AssistInfo("computed_files", "a data file's authoring call may reply with a program that "
-               "prints the content, run in a sandboxed copy of the workspace",
+    AssistInfo("computed_files", "the authoring call of a data file the run creates may reply "
+               "with a program that prints the content, run in a sandboxed copy of the workspace",
                "counts, sums and sorted lists worked out wrongly by the model itself"),
     AssistInfo("missing_imports", "adds `import NAME` for a workspace module a new Python file "
                "uses as NAME.attr without importing it", "tests written without the import"),
@@ -95,8 +95,12 @@ class Assists:
             return None
         return ExampleChecks(caller, workspace, sandbox_mode)
 
-    def program_offer(self, rel: str, sandbox_mode: str) -> str:
-        if not self.on("computed_files") or not computed_files.offers_program(rel, sandbox_mode):
+    def program_offer(self, rel: str, sandbox_mode: str, new: bool) -> str:
+        """The program form for ``rel``: a data file the run creates (``new``: it did not
+        exist when the run began; an existing one, shown whole to the model, is edited as
+        text)."""
+        if not new or not self.on("computed_files") or \
+                not computed_files.offers_program(rel, sandbox_mode):
             return ""
         return computed_files.program_offer(rel)
 

@@ -2,11 +2,13 @@
 
 Asked for a file whose content must be worked out from the workspace (a count, a sum, a
 sorted or filtered list), a small model writes the numbers itself and gets them wrong, while
-the program that works them out is code it writes well. For a data or text file (``.txt``,
-``.csv``, ``.json``, ``.md``, … never code) the authoring call may instead reply with a
-Python program that prints the file's content (or writes the file); the program runs in a
-sandboxed copy of the workspace (``core.tools.computed``) and what it gives is written, with
-the program in the write's result. Without a working sandbox no program is offered.
+the program that works them out is code it writes well. For a data or text file the run
+creates (``.txt``, ``.csv``, ``.json``, ``.md``, … never code) the authoring call may instead
+reply with a Python program that prints the file's content (or writes the file); the program
+runs in a sandboxed copy of the workspace (``core.tools.computed``) and what it gives is
+written, with the program in the write's result. An existing data file is edited as text
+(a rename in config.json worked out by a program came out wrong where the one-shot draft was
+right). Without a working sandbox no program is offered.
 """
 
 from __future__ import annotations

@@ -194,7 +194,7 @@ class AuthoringStage:
         out, asked alone."""
         if edits:  # too long to be shown whole: search/replace blocks, words first
             return await self._later(rel, old, edits, "", context, self.files[rel])
-        offer = self.assists.program_offer(rel, self.sandbox_mode)
+        offer = self.assists.program_offer(rel, self.sandbox_mode, old is None)
         if offer:
             authored, messages = await self._plain(rel, old, context, offer)
             return authored, messages, "draft"
@@ -235,7 +235,8 @@ class AuthoringStage:
     async def _later(self, rel: str, old: str | None, edits: bool, instruction: str,
                      context: WriteContext, record: FileRecord
                      ) -> tuple[Authored, list[Message], str]:
-        offer = "" if edits else self.assists.program_offer(rel, self.sandbox_mode)
+        offer = "" if edits else self.assists.program_offer(rel, self.sandbox_mode,
+                                                            record.original is None)
         step = WriteStep(words=context.words, path=rel, current=old,
                          instruction=self.assists.instruction(rel, instruction),
                          related=context.related, failures=tuple(record.failures[-EARLIER_SHOWN:]),
@@ -312,6 +313,7 @@ class AuthoringStage:
             if script:
                 examples = await checks.run(rel, content, script)
                 self.files.setdefault(rel, FileRecord()).tried.append(examples)
+                self.assists.notice("example_checks", f"{rel}: {examples.describe()}.")
         found = Evidence(error, tests, examples)
         self._evidence[key] = found
         return found

@@ -21,7 +21,8 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed
+from core.engine.authoring.draft import show_file
+from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed, Summary
 from core.llm.base import Message
 from core.shapes.phase import Phase
 from core.engine.phase.dependencies import block, blocked_by, missing_work
@@ -41,6 +42,7 @@ from core.engine.base import EngineBase
 from core.engine.execution.offered import check_write
 from core.engine.reports import related_results
 from core.engine.verification.requirements import grounded
+from core.tools.text_files import collect
 
 SINGLE_PHASE_ROUNDS = 2
 PLANNED_PHASES = 3  # work estimated at this many phases is phase-planned even if not complex
@@ -61,6 +63,7 @@ class PhaseTaskExecutor(EngineBase):
         self.reanalysed = False
         self.actions: dict[str, Done] = {}
         self.analysis_text = ""
+        self._answer_files = ""  # the workspace's files, for the answer to a question
 
     def on_file_changed(self, path: str) -> None:
         if self._current is not None and path not in self._current.changed_files:
@@ -122,12 +125,35 @@ class PhaseTaskExecutor(EngineBase):
                        constraints=[*analysis.constraints, assumed])
 
     def summary_context(self) -> list[Message]:
-        """The person's words, without the agent's tool catalogue and the workspace's files:
-        the summarizer offers its own tool (so no cached prefix is shared with the rounds),
-        plans nothing and reports on what the rounds did."""
-        request: list[Message] = [{"role": "user", "content": summary_request(
-            self.request, self.memory)}] if self.base_messages else []
+        """The person's words, without the agent's tool catalogue: the summarizer offers its
+        own tool (so no cached prefix is shared with the rounds), plans nothing and reports
+        on what the rounds did. A request that asks no change is answered here, so the
+        summarizer also gets the workspace's files as the model alone would (the one-shot
+        prompt's listing, bounded): the answer is never less informed than the model's own."""
+        words = summary_request(self.request, self.memory)
+        if self._answer_files:
+            words += f"\n\nThe workspace's files:\n\n{self._answer_files}"
+        request: list[Message] = [{"role": "user", "content": words}] \
+            if self.base_messages else []
         return [{"role": "system", "content": SUMMARIZER_SYSTEM}, *request]
+
+    async def model_summary(self) -> Summary:
+        if not self.tally.changes_requested and self.base_messages:
+            self._answer_files = await asyncio.to_thread(self._files_shown)
+        return await super().model_summary()
+
+    def _files_shown(self) -> str:
+        """The workspace's text files as the one-shot prompt shows them, within a quarter of
+        the context window."""
+        listing = collect(self.run_state.workspace)
+        shown, used = [], 0
+        for file in listing.files:
+            text = show_file(file)
+            if used + len(text) > self.context_window:  # about a quarter, in characters
+                break
+            shown.append(text)
+            used += len(text)
+        return "\n\n".join(shown)
 
     async def analyse(self, user_text: str) -> Analysis:
         """The analysis, its language settled from the request's script and the model's
