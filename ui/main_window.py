@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineSettings
 from PySide6.QtWebEngineWidgets import QWebEngineView
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QSplitter, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QSplitter
 
 from core import config
 from core.config import Settings
