@@ -89,9 +89,9 @@ def main() -> None:
     parser.add_argument("--no-wire", action="store_true",
                         help="skip the check against the real openai client")
     parser.add_argument("--assists-off", default="", metavar="NAMES",
-                        help="assists to switch off, comma-separated (example_checks always "
-                             "is); computed_files: every first write asks the one-shot draft, "
-                             "as where no command sandbox works")
+                        help="assists to switch off, comma-separated; computed_files: every "
+                             "first write asks the one-shot draft, as where no command sandbox "
+                             "works")
     args = parser.parse_args()
     for full in {"lean": (False,), "full": (True,), "both": (False, True)}[args.mode]:
         table(full, args.stages, args.assists_off)

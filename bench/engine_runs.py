@@ -37,11 +37,9 @@ class BenchRun:
 
 
 def bench_settings(classic: bool, assists_off: str = "") -> Settings:
-    """The bench's settings; ``assists_off``: assists switched off beside example_checks
-    (whose checks would each take a scripted reply)."""
+    """The bench's settings; ``assists_off``: assists switched off."""
     return Settings(use_phase_task=not classic, think_stage="auto", command_approval="auto",
-                    write_approval="auto", max_iterations=200,
-                    assists_off=",".join(filter(None, ("example_checks", assists_off))))
+                    write_approval="auto", max_iterations=200, assists_off=assists_off)
 
 
 def tool_work(s: Scenario) -> list[str]:

@@ -121,7 +121,7 @@ class Settings:
         "Off: the content goes inside the tool call as JSON, and edits give the exact text to "
         "replace.", label="Write files as code", group="Engine")
     assists_off: str = setting(
-        "", "Model-specific helpers to switch off, comma-separated: example_checks, "
+        "", "Model-specific helpers to switch off, comma-separated: "
         "computed_files, missing_imports, sketch_stripping, overdue_write, look_back, "
         "write_reminder, writes_after_reads (docs/evaluation.md says what each adds). "
         "Empty: all on.", label="Helpers switched off", group="Engine",

@@ -1,8 +1,8 @@
 """Running a model-written Python program off the workspace: in a bounded temporary copy of
 it, inside the command sandbox (read-only machine, no network), with a time limit and a cap
-on what it may print. The example checks (``example_checks``) and computed files
-(``computed``) run their programs here; neither needs approval, since nothing they do can
-reach the workspace or the network.
+on what it may print. Computed files (``computed``) run their programs here and the workspace's
+tests (``test_runs``) run here; neither needs approval, since nothing they do can reach the
+workspace or the network.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, js, settle, submit, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
 from tests.e2e.windowtools import open_conversation
-from tests.support.script import analysis, authored, checks, judge, phases, plan, summary, task
+from tests.support.script import analysis, authored, judge, phases, plan, summary, task
 
 pytestmark = pytest.mark.gui
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -30,14 +30,12 @@ def short_run(goal: str) -> list[dict]:
 
 def change_run(goal: str) -> list[dict]:
     """A request for a change: a round of reads the engine goes on from (nothing is written
-    yet) by asking the draft and writing the file it gives, health.py, then (the window's
-    example_checks assist is on) the checks of the request's examples, none of which the
-    request states: a clean write the engine settles from the facts."""
+    yet) by asking the draft and writing the file it gives, health.py: a clean write the
+    engine settles from the facts."""
     return [analysis(goal, complexity="complex"), phases((1, "Add it", [])),
             plan(task(1, "read_file", path="config.py"), task(2, "list_files")),
             authored("def health() -> dict[str, str]:\n    return {'status': 'ok'}\n",
                      "health.py"),
-            checks("from health import health\n\nassert health() == {'status': 'ok'}\n"),
             summary(f"## {goal}\n\n- looked at `config.py`\n- wrote `health.py`")]
 
 

@@ -2,8 +2,8 @@
 costing a plan's tasks and another verdict (the ``look_back`` assist, scripted model).
 
 A clean write round is decided by the engine and ends the phase by itself; the judge sees a
-write round when something speaks against it (a name the file no longer defines, a check of
-the request's examples that fails), and may then ask for more."""
+write round when something speaks against it (a name the file no longer defines, a test of
+the workspace that fails), and may then ask for more."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.script import (
-    analysis, authored, checks, judge, of, one_file_workspace, plan, run, summary, task)
+    analysis, authored, judge, of, one_file_workspace, plan, run, summary, task)
 
 CALC = ("def add_numbers(a, b):\n    return a + b\n\n\n"
         "def double(x):\n    return add_numbers(x, x)\n")
@@ -23,7 +23,8 @@ ASK = "Implement double(x) in calc.py: double(2) is 4 and double(5) is 10."
 RIGHT = "def double(x):\n    return x + x\n"
 WRONG = "def double(x):\n    return x + 2\n"  # double(5) is 7
 OTHER_WRONG = "def double(x):\n    return 10 if x == 5 else x\n"  # double(2) is 2
-SCRIPT = "from calc import double\nassert double(2) == 4\nassert double(5) == 10\n"
+TESTS = ("from calc import double\n\n\ndef test_two():\n    assert double(2) == 4\n\n\n"
+         "def test_five():\n    assert double(5) == 10\n")
 
 
 @pytest.fixture
@@ -42,12 +43,13 @@ def renamed_round() -> list[dict]:
 
 
 def failing_round(ws: Path) -> list[dict]:
-    """A draft that fails one stated example, and a repair that fails another: the draft
-    stays, and its failing check is the judge's to weigh."""
+    """A draft that fails one of the workspace's tests, and a repair that fails another: the
+    draft stays, and its failing test is the judge's to weigh."""
     (ws / "calc.py").write_text(STUB, encoding="utf-8")
+    (ws / "test_calc.py").write_text(TESTS, encoding="utf-8")
     return [analysis("Implement double in calc.py"),
             plan(task(1, "write_file", path="calc.py", instruction="implement double")),
-            authored(WRONG), checks(SCRIPT), authored(OTHER_WRONG),
+            authored(WRONG), authored(OTHER_WRONG),
             judge([1], completed=False, action="continue_phase")]
 
 
@@ -73,7 +75,7 @@ def test_with_look_back_off_the_round_runs(ws: Path) -> None:
     events, model = run(renamed_round() + [
         plan(task(1, "list_files", path="."), task(2, "read_file", path="./calc.py")),
         judge([1, 2]), summary("## Done\n\nadd_numbers is add now."),
-    ], ws, request=RENAME, think_stage="never", assists_off="example_checks,look_back")
+    ], ws, request=RENAME, think_stage="never", assists_off="look_back")
     assert [e.tool for e in of(events, "task_started")] == ["write_file", "list_files",
                                                             "read_file"]
     assert not [e for e in of(events, "notice") if e.assist == "look_back"]
@@ -99,9 +101,9 @@ def test_reading_back_a_file_whose_checks_still_fail_ends_the_phase_incomplete(
     events, model = run(failing_round(ws) + [
         plan(task(1, "list_files", path="."), task(2, "read_file", path="calc.py")),
         summary("## Partly done\n\ndouble is still wrong."),
-    ], ws, request=ASK, assists_off="", think_stage="never")
+    ], ws, request=ASK, think_stage="never")
     stages = [e.stage for e in events if e.kind == "llm_call"]
-    assert stages == ["request_analyser", "plan", "author", "checks", "author", "judge", "plan",
+    assert stages == ["request_analyser", "plan", "author", "author", "judge", "plan",
                       "summarizer"]
     assert [e.tool for e in of(events, "task_started")] == ["write_file"]
     notice = [e for e in of(events, "notice") if "reads back" in e.message]
@@ -120,7 +122,7 @@ def test_a_new_write_after_failed_checks_still_runs(ws: Path) -> None:
     events, model = run(failing_round(ws) + [
         plan(task(1, "write_file", path="calc.py", instruction="double x instead of adding 2")),
         authored(RIGHT), summary("## Done\n\ndouble is implemented."),
-    ], ws, request=ASK, assists_off="", think_stage="never")
+    ], ws, request=ASK, think_stage="never")
     assert [e.tool for e in of(events, "task_started")] == ["write_file", "write_file"]
     assert (ws / "calc.py").read_text() == RIGHT
     assert events[-1].outcome == "succeeded" and events[-1].verification == "verified"

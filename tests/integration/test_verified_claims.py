@@ -71,7 +71,7 @@ def test_a_classic_answer_without_the_change_it_was_asked_for_fails(tmp_path: Pa
     events, _ = run([
         {"text": "The add function should return a + b; the tests pass."},
         {"text": "I cannot write files."},
-    ], ws, request=ASK, use_phase_task=False, assists_off="example_checks,write_reminder")
+    ], ws, request=ASK, use_phase_task=False, assists_off="write_reminder")
     [requirement] = of(events, "summary")[0].requirements
     assert requirement["status"] == "not_attempted"
     assert requirement["evidence"] == "No file was changed."

@@ -119,20 +119,14 @@ def authored(content: str, path: str = "", language: str = "python",
     return {"text": f"{before}\n\n{named}```{language}\n{content}```\n"}
 
 
-def checks(script: str) -> Reply:
-    """A reply to the phase engine's request for checks of the request's examples."""
-    return {"text": f"```python\n{script}```\n"}
-
-
 def error(status: int, message: str = "server exploded") -> Reply:
     return {"error": {"status": status, "message": message}}
 
 
 def settings(**values: Any) -> Settings:
-    """Settings of a scripted run; the example_checks assist is off
-    unless a test asks for them (each would take a scripted reply)."""
+    """Settings of a scripted run: approvals automatic, Think only where a verdict is open."""
     base = {"think_stage": "auto", "command_approval": "auto", "write_approval": "auto",
-            "assists_off": "example_checks"}
+            "assists_off": ""}
     base.update(values)
     return Settings(**base)
 

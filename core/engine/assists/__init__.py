@@ -18,9 +18,7 @@ from typing import Any
 
 from core.engine.assists import computed_files, look_back, missing_imports, overdue_write, \
     sketches, write_reminder
-from core.engine.assists.example_checks import ExampleChecks
 from core.engine.authoring.replies import Authored
-from core.engine.stages.caller import StageCaller
 from core.events import Event, Notice
 
 
@@ -32,10 +30,6 @@ class AssistInfo:
 
 
 ASSISTS: tuple[AssistInfo, ...] = (
-    AssistInfo("example_checks", "asks the model once per Python file for asserts of the "
-               "examples the request states; those whose values the person's words give run "
-               "against each candidate, and a failing one asks for one repair",
-               "a draft that misses an example the request spells out"),
     AssistInfo("computed_files", "the authoring call of a data file the run creates may reply "
                "with a program that prints the content, run in a sandboxed copy of the workspace",
                "counts, sums and sorted lists worked out wrongly by the model itself"),
@@ -89,12 +83,6 @@ class Assists:
         self.emit(Notice(level=level, message=message, stage=stage, assist=name))  # type: ignore[arg-type]
 
     # authoring
-    def example_checks(self, caller: StageCaller, workspace: Path, sandbox_mode: str
-                       ) -> ExampleChecks | None:
-        if not self.on("example_checks"):
-            return None
-        return ExampleChecks(caller, workspace, sandbox_mode)
-
     def program_offer(self, rel: str, sandbox_mode: str, new: bool) -> str:
         """The program form for ``rel``: a data file the run creates (``new``: it did not
         exist when the run began; an existing one, shown whole to the model, is edited as

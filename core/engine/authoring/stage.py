@@ -9,9 +9,9 @@ not name, and every later write, gets the person's words first, then the file, t
 plan's words for the step (``prompts.authoring_messages``). A reply that does not parse or
 uses names nothing defines is sent back once (``fix_request``).
 
-Then the engine gathers evidence (``evidence``): it parses, the workspace's own tests with it
-in place, the request's stated examples (an assist). When a check fails, one repair call is
-made (``prompts.repair_messages``), and the repair is taken only when its evidence is better.
+Then the engine gathers evidence (``evidence``): it parses, and the workspace's own tests
+with it in place. When a check fails, one repair call is made (``prompts.repair_messages``),
+and the repair is taken only when its evidence is better.
 A later write replaces what the run wrote before only on better evidence: the draft is the
 floor. The stage writes nothing: the task runner writes the candidate and reports back
 (``accepted``), so approval, undo and events stay with the tools.
@@ -28,14 +28,13 @@ from pathlib import Path
 from core.engine.assists import Assists
 from core.engine.authoring.draft import oneshot_messages, reply_tokens, show_file
 from core.engine.authoring.draft_reply import Drafted, drafted_files
-from core.engine.authoring.evidence import Evidence, failed_ids
+from core.engine.authoring.evidence import Evidence
 from core.engine.authoring.prompts import WriteStep, authoring_messages, fix_request, \
     plain_messages, repair_messages
 from core.engine.authoring.replies import Authored, search_replace, whole_file
 from core.engine.requests import mentions, named_files
 from core.engine.stages.caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
-from core.tools.check_runs import CheckRun
 from core.tools.code_checks import is_python, problems, syntax_error
 from core.tools.current_text import current_text
 from core.tools.test_runs import run_tests
@@ -89,13 +88,12 @@ class Candidate:
 @dataclass
 class FileRecord:
     """One file's writes in this run: the content the run last wrote and its evidence (the
-    floor), every candidate's example checks, and why tries failed."""
+    floor), and why tries failed."""
 
     original: str | None = None
     drafted: bool = False
     written: str | None = None
     evidence: Evidence | None = None
-    tried: list[CheckRun] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
 
@@ -113,7 +111,6 @@ class AuthoringStage:
         self._draft_lock = asyncio.Lock()
         self._tests: bool | None = None
         self._evidence: dict[tuple[str, str], Evidence] = {}
-        self.checks = assists.example_checks(caller, workspace, sandbox_mode)
 
     async def candidate(self, path: str, instruction: str, task_id: int) -> Candidate:
         """The new content of ``path`` for a write task; never raises for model failures (a
@@ -143,20 +140,10 @@ class AuthoringStage:
         record.written, record.evidence = candidate.content, candidate.evidence
 
     def failing_files(self) -> list[str]:
-        """The files whose content as the run last wrote it fails a check the engine ran
-        (one every candidate failed too decides nothing and does not count)."""
-        failing = []
-        for rel, record in self.files.items():
-            evidence = record.evidence
-            if record.written is None or evidence is None:
-                continue
-            tests = evidence.ran_tests
-            examples = failed_ids(evidence.ran_examples)
-            everyone = frozenset.intersection(*[failed_ids(r) for r in record.tried]) \
-                if record.tried else frozenset()
-            if not evidence.parses or (tests and tests.failed) or examples - everyone:
-                failing.append(rel)
-        return sorted(failing)
+        """The files whose content as the run last wrote it fails a check the engine ran."""
+        return sorted(rel for rel, record in self.files.items()
+                      if record.written is not None and record.evidence is not None
+                      and record.evidence.failing)
 
     def written_texts(self, paths: list[str]) -> dict[str, str]:
         """What the run last wrote to each of ``paths`` (those it wrote)."""
@@ -303,18 +290,11 @@ class AuthoringStage:
         if key in self._evidence:
             return self._evidence[key]
         error = syntax_error(content, rel) if is_python(rel) else ""
-        tests = examples = None
+        tests = None
         if not error and is_python(rel) and await self._has_tests():
             tests = await run_tests(self.workspace, self._pending(rel, content),
                                     self.sandbox_mode)
-        checks = self.checks
-        if not error and checks is not None:
-            script = await checks.script(rel, content, original, self.context(0).words)
-            if script:
-                examples = await checks.run(rel, content, script)
-                self.files.setdefault(rel, FileRecord()).tried.append(examples)
-                self.assists.notice("example_checks", f"{rel}: {examples.describe()}.")
-        found = Evidence(error, tests, examples)
+        found = Evidence(error, tests)
         self._evidence[key] = found
         return found
 

@@ -1,11 +1,9 @@
 """Gathering a run's checks as they happen, and its verification state at the end.
 
-Three sources: test commands the run's tasks ran (their counts, and how many file changes the
+Two sources: test commands the run's tasks ran (their counts, and how many file changes the
 run had made by then: such a run is on the final files only when nothing changed after it);
-the request's examples the authoring stage ran on each file it wrote (a check every
-candidate failed decides nothing and is left out); and, when the run changed Python files in
-a workspace with tests of its own, one run of those tests on the final files, made here by
-the engine without the model.
+and, when the run changed Python files in a workspace with tests of its own, one run of those
+tests on the final files, made here by the engine without the model.
 """
 
 from __future__ import annotations
@@ -14,7 +12,6 @@ import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.engine.authoring.evidence import failed_ids
 from core.engine.authoring.stage import AuthoringStage
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
@@ -44,8 +41,7 @@ class Tracker:
         tests on them (at the end of the run)."""
         final = await asyncio.to_thread(snapshot, self.workspace, set(changed))
         digests = {path: digest(text) for path, text in final.items()}
-        examples, notes = _examples(authoring, digests)
-        checks = self._commands(digests, changes) + examples
+        checks = self._commands(digests, changes)
         if may_run_tests and any(is_python(path) for path in changed) and not any(
                 c.kind == "command" and c.current(digests) for c in checks) \
                 and await asyncio.to_thread(has_tests, self.workspace):
@@ -54,7 +50,7 @@ class Tracker:
             if ran.ran:
                 checks.append(Check("tests", digests, ran.passed, ran.failed,
                                     "the workspace's tests, run by the engine"))
-        return verify(final, checks, notes)
+        return verify(final, checks)
 
     def _commands(self, digests: dict[str, str], changes: int) -> list[Check]:
         checks = []
@@ -67,32 +63,3 @@ class Tracker:
                                 f"task {task.id} in round {task.round} ran "
                                 f"`{str(task.arguments.get('command', ''))[:60]}`"))
         return checks
-
-
-def _examples(authoring: AuthoringStage | None, digests: dict[str, str]
-              ) -> tuple[list[Check], list[str]]:
-    """The request's examples run on what each file holds now, and what could not count.
-    A check every candidate failed decides nothing between them, but it is no proof either:
-    a file with such a check is not verified by its examples (the engine cannot tell a wrong
-    check from wrong code), and a sentence says so."""
-    checks: list[Check] = []
-    notes: list[str] = []
-    for rel, record in (authoring.files.items() if authoring else ()):
-        written = record.evidence.ran_examples if record.evidence else None
-        if written is None or record.written is None or rel not in digests:
-            continue
-        tried = [failed_ids(run) for run in record.tried if run is not None and not run.problem]
-        everyone = frozenset.intersection(*tried) if tried else frozenset()
-        failed = len(failed_ids(written) - everyone)
-        unsure = len(failed_ids(written) & everyone)
-        if unsure and not failed:
-            notes.append(f"{unsure} of {written.asserts} checks of the request's examples fail "
-                         f"on every version of {rel} written; the engine cannot tell a wrong "
-                         "check from wrong code, so they verify nothing.")
-            continue
-        counted = written.asserts - unsure
-        if counted > 0:
-            checks.append(Check("examples", {rel: digest(record.written)}, counted - failed,
-                                failed, f"the request's examples, run on {rel}",
-                                covers_all=False))
-    return checks, notes
