@@ -84,7 +84,7 @@ def test_frozen_headless_run_prints_the_summary(frozen_app: Path, demo_workspace
     assert result.returncode == 0, result.stderr[-3000:]
     assert "📝 ✓ succeeded · Summary (model)" in result.stdout, result.stdout[-3000:]
     assert "Demo service reconfigured" in result.stdout
-    assert "■ ✓ succeeded (completed)" in result.stdout
+    assert "■ Done · not verified (completed)" in result.stdout
     assert_changed_as_scripted(demo_workspace)
 
 
