@@ -129,8 +129,7 @@ def scenarios() -> list[Scenario]:
              [read("data/big4.txt"), ("search_code", {"pattern": "needle"}, [])]],
             [[read("data/big5.txt"), write("notes.md", "Note where 'needle' occurs in data/.")]],
         ]),
-        # The write ends it: a round that would only read back what the last round wrote
-        # is not run by the phase engine (``core/engine/assists/look_back.py``).
+        # The write ends it.
         Scenario("search then edit chain", [
             [[("search_code", {"pattern": "VERSION"}, []), read("src/app.py", [1])]],
             [[write("src/app.py", "Set VERSION to 2; keep the rest unchanged.")]],

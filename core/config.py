@@ -122,8 +122,8 @@ class Settings:
         "replace.", label="Write files as code", group="Engine")
     assists_off: str = setting(
         "", "Model-specific helpers to switch off, comma-separated: "
-        "computed_files, missing_imports, sketch_stripping, overdue_write, look_back, "
-        "write_reminder, writes_after_reads (docs/evaluation.md says what each adds). "
+        "computed_files, write_reminder, writes_after_reads (docs/evaluation.md says what each "
+        "adds). "
         "Empty: all on.", label="Helpers switched off", group="Engine",
         placeholder="none: every helper is on")
     compaction_threshold: float = setting(

@@ -224,7 +224,8 @@ def test_with_authoring_off_the_tools_take_content_and_exact_edits(ws: Path) -> 
     assert [e.stage for e in events if isinstance(e, LlmCall)] == ["classic", "classic"]
 
 
-def test_code_in_an_instruction_is_left_out_and_the_request_is_the_task(ws: Path) -> None:
+def test_a_later_write_from_a_plan_sketch_comes_after_the_words_and_is_not_taken(
+        ws: Path) -> None:
     sketch = "def slugify(text):\n    return text.replace(' ', '-')\n"
     events, model = run([
         analysis("Implement slugify in textutils.py", phases=2),
@@ -241,10 +242,8 @@ def test_code_in_an_instruction_is_left_out_and_the_request_is_the_task(ws: Path
     later = model.requests[5]["messages"][-1]["content"]
     assert later.startswith(f"The person asked:\n{ASK}\n\n")
     assert ("The plan's note for this step (where it differs from the person's words above, "
-            "the person's words win): write textutils.py so that it does everything the "
-            "request asks") in later
-    assert "text.replace(' ', '-')" not in later and SOLVED in later  # the file as written
-    assert [n.assist for n in of(events, "notice")].count("sketch_stripping") == 1
+            "the person's words win):") in later
+    assert later.index(ASK) < later.index("text.replace(' ', '-')") and SOLVED in later
     second = of(events, "task_finished")[1]
     assert second.status == "done" and second.result.startswith("kept textutils.py as it was")
     assert [e.path for e in of(events, "file_changed")] == ["textutils.py"]
@@ -304,26 +303,3 @@ def test_a_write_whose_reply_was_cut_off_is_planned_again_and_runs(tmp_path: Pat
     retry = model.requests[6]["messages"][-1]["content"]
     assert "cut off" in retry
     assert model.remaining == 0 and events[-1].outcome == "succeeded"
-
-
-def test_a_workspace_module_used_without_import_is_imported(tmp_path: Path) -> None:
-    """add-is-prime with the 1.5B model: test_mathtools.py called mathtools.is_prime without
-    importing mathtools, both times (the second told the name was undefined)."""
-    ws = one_file_workspace(tmp_path, "mathtools.py", "def is_prime(n):\n    return n == 2\n")
-    tests = ("import unittest\n\n\nclass TestPrime(unittest.TestCase):\n"
-             "    def test_two(self):\n        self.assertTrue(mathtools.is_prime(2))\n")
-    events, model = run([
-        analysis("Write tests for is_prime"),
-        plan(task(1, "write_file", path="test_mathtools.py", instruction="unittest tests")),
-        authored(tests, "test_mathtools.py"),
-        summary("## Done\n\ntest_mathtools.py tests is_prime."),
-    ], ws, request="Create test_mathtools.py with unittest tests for is_prime.")
-    assert (ws / "test_mathtools.py").read_text() == "import mathtools\n" + tests
-    write = of(events, "task_finished")[0]
-    assert write.status == "done"
-    assert ("The engine added `import mathtools`: the reply used mathtools without importing "
-            "it, and the workspace has it.") in write.result
-    assert "uses names nothing defines" not in write.result
-    assert [e.stage for e in of(events, "llm_call")] == [
-        "request_analyser", "plan", "author", "summarizer"]
-    assert model.remaining == 0 and events[-1].verification == "verified"

@@ -14,10 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from core.engine.assists import computed_files, look_back, missing_imports, overdue_write, \
-    sketches, write_reminder
+from core.engine.assists import computed_files, write_reminder
 from core.engine.authoring.replies import Authored
 from core.events import Event, Notice
 
@@ -33,15 +31,6 @@ ASSISTS: tuple[AssistInfo, ...] = (
     AssistInfo("computed_files", "the authoring call of a data file the run creates may reply "
                "with a program that prints the content, run in a sandboxed copy of the workspace",
                "counts, sums and sorted lists worked out wrongly by the model itself"),
-    AssistInfo("missing_imports", "adds `import NAME` for a workspace module a new Python file "
-               "uses as NAME.attr without importing it", "tests written without the import"),
-    AssistInfo("sketch_stripping", "a plan's code sketch in a write instruction is left out "
-               "of the authoring call", "naive code sketched inside JSON, then copied"),
-    AssistInfo("overdue_write", "plans the write of the file the request names when nothing "
-               "is written and the plans only repeat reads (once per phase)",
-               "reading the same file round after round without writing it"),
-    AssistInfo("look_back", "a round that would only read back what the last round wrote ends "
-               "the phase", "a look at the file just written, then the end of the phase"),
     AssistInfo("write_reminder", "the classic loop's one reminder to call write_file when it "
                "answers before writing what the request asks for",
                "answering about the code instead of changing it"),
@@ -102,35 +91,10 @@ class Assists:
                             is not None else f", and failed: {authored.problem}"))
         return authored
 
-    def with_imports(self, workspace: Path, rel: str, authored: Authored) -> Authored:
-        if not self.on("missing_imports") or authored.content is None:
-            return authored
-        amended = missing_imports.amended(workspace, rel, authored)
-        if amended is not authored:
-            self.notice("missing_imports", f"{rel}: {amended.amended}")
-        return amended
-
-    def instruction(self, path: str, text: str) -> str:
-        if not self.on("sketch_stripping"):
-            return text
-        plain = sketches.without_sketch(path, text)
-        if plain != text:
-            self.notice("sketch_stripping", f"The plan's code sketch for {path} was left out of "
-                        "the authoring call; it works from the request.")
-        return plain
-
     def reordered(self, writes: int, reads: int) -> None:
         """The task runner ran ``writes`` writes after ``reads`` independent other tasks."""
         self.notice("writes_after_reads", f"{writes} write(s) ran after {reads} other task(s) "
                     "of the round, so a later write of a file can build on what they found.")
-
-    # planning (the phase engine)
-    def overdue_plan(self, *args: Any) -> Any:
-        return overdue_write.overdue_plan(self.notice, *args) if self.on("overdue_write") \
-            else None
-
-    def looked_back(self, *args: Any) -> look_back.LookBack | None:
-        return look_back.looked_back(*args) if self.on("look_back") else None
 
     # answering (the classic loop)
     def reminder(self, owes: bool, request: str, workspace: Path) -> tuple[str, str] | None:

@@ -20,13 +20,11 @@ EDIT_BLOCK = re.compile(r"^<{5,9} ?SEARCH[^\n]*\n(?P<search>.*?)^={5,9}[ \t]*\n"
 
 @dataclass(frozen=True)
 class Authored:
-    """The new content a reply gives, or ``problem`` saying why there is none; ``amended``:
-    what an assist changed in the reply's file (imports it lacked); ``program``: the program
-    that printed the content (a computed data file)."""
+    """The new content a reply gives, or ``problem`` saying why there is none; ``program``:
+    the program that printed the content (a computed data file)."""
 
     content: str | None
     problem: str = ""
-    amended: str = ""
     program: str = ""
 
 

@@ -225,7 +225,7 @@ class AuthoringStage:
         offer = "" if edits else self.assists.program_offer(rel, self.sandbox_mode,
                                                             record.original is None)
         step = WriteStep(words=context.words, path=rel, current=old,
-                         instruction=self.assists.instruction(rel, instruction),
+                         instruction=instruction,
                          related=context.related, failures=tuple(record.failures[-EARLIER_SHOWN:]),
                          facts=record.evidence.facts() if record.evidence else "", edits=edits,
                          language=context.language, program_offer=offer)
@@ -235,9 +235,8 @@ class AuthoringStage:
 
     async def _fixed(self, rel: str, old: str | None, edits: bool, authored: Authored,
                      messages: list[Message]) -> Authored:
-        """``authored`` with its imports completed; one fix call when it does not parse or
-        uses names nothing defines (the fixed reply when it has fewer problems)."""
-        authored = self.assists.with_imports(self.workspace, rel, authored)
+        """``authored``, or one fix call's reply when it does not parse or uses names nothing
+        defines (the fixed reply when it has fewer problems)."""
         if authored.content is None or authored.program or not messages:
             return authored
         wrong = problems(rel, old, authored.content)
@@ -245,7 +244,6 @@ class AuthoringStage:
             return authored
         again = messages + [{"role": "user", "content": fix_request(rel, wrong, edits)}]
         fixed, _ = await self._ask(rel, old, edits, again, "")
-        fixed = self.assists.with_imports(self.workspace, rel, fixed)
         if fixed.content is not None and len(problems(rel, old, fixed.content)) < len(wrong):
             return fixed
         return authored
@@ -256,15 +254,13 @@ class AuthoringStage:
         better, or the file as it is when neither beats what the run wrote before."""
         content = authored.content or ""
         evidence = await self.evidence(rel, content, record.original)
-        notes = tuple(filter(None, (authored.amended,)))
-        best = Candidate(rel, content, "", old, source, False, evidence, notes, authored.program)
+        best = Candidate(rel, content, "", old, source, False, evidence, (), authored.program)
         if evidence.failing and not authored.program and not self.caller.accounting.exhausted:
             repaired = await self._repair(rel, old, content, evidence, context)
             if repaired is not None and repaired.content:
                 proof = await self.evidence(rel, repaired.content, record.original)
                 if proof.better_than(evidence):
-                    best = Candidate(rel, repaired.content, "", old, "repair", False, proof,
-                                     tuple(filter(None, (repaired.amended,))))
+                    best = Candidate(rel, repaired.content, "", old, "repair", False, proof, ())
         if record.written is None or old is None:
             return best
         standing = await self.evidence(rel, old, record.original)

@@ -5,11 +5,8 @@ round, a broken judge counts the round as not completed. Before a plan runs it i
 writes of files the request never mentions, while a file it names is untouched, are refused
 and the named file's write planned instead (``plan_review``); a plan that only repeats calls
 already made is not run (``stall``): replanned with the evidence once, then the phase ends;
-calls already made inside a new plan are held back (``phase.execute``). Two assists may act
-here: ``look_back`` (a plan that would only read back what the last round wrote ends the
-phase) and ``overdue_write`` (nothing written, a request to change files, a plan that only
-repeats: the engine plans the write of the file the request names, once per phase). After
-Execute comes the verdict (``judging``).
+calls already made inside a new plan are held back (``phase.execute``). After Execute comes
+the verdict (``judging``).
 """
 
 from __future__ import annotations
@@ -54,7 +51,6 @@ class PhaseRounds(Judging):
         self.detail = ""
         self.round_starts: list[int] = []
         self.head = 0
-        self.wrote_overdue = False
         self.guard = StallGuard(lambda tool, args: bool(engine.tools.written_paths(tool, args)),
                                 record.phase.id, engine.actions)
 
@@ -116,11 +112,9 @@ class PhaseRounds(Judging):
         return outcome
 
     def _review(self, planned: Plan) -> Plan | None:
-        """The plan as it may run (reviewed against the request's files, or the engine's own
-        write when the plans only repeat), or None when it is not run at all."""
+        """The plan as it may run (reviewed against the request's files), or None when it is
+        not run at all (it brings nothing new)."""
         engine, phase = self.engine, self.phase
-        if self._looks_back(planned.tasks):
-            return None
         review = reviewed(planned.tasks, engine.request, engine.run_state.workspace,
                           engine.changed_files, engine.tools.written_paths) \
             if engine.tally.changes_requested and not engine.changes_forbidden else None
@@ -128,11 +122,6 @@ class PhaseRounds(Judging):
             engine.emit(Notice(level="warning", stage="plan", message=(
                 f"Phase {phase.id}, round {phase.rounds}: {review.note}.")))
             planned = Plan(tasks=review.tasks, reasoning=planned.reasoning)
-        overdue = None if self.wrote_overdue else engine.assists.overdue_plan(
-            engine, phase, self.guard, planned.tasks)
-        if overdue is not None:
-            self.wrote_overdue = True
-            return overdue
         return None if self._stalled(planned.tasks) else planned
 
     def _record(self, tasks: list[Task], fresh: bool) -> None:
@@ -195,30 +184,6 @@ class PhaseRounds(Judging):
         """The round the judge (or the phase planner) already planned: no Plan call."""
         planned, self.pending = self.pending, Plan(tasks=())
         return planned
-
-    def _looks_back(self, specs: tuple[TaskSpec, ...]) -> bool:
-        """A plan that would only read back what the last round wrote ends the phase (the
-        ``look_back`` assist); the round is not counted, since none of it ran."""
-        engine, phase = self.engine, self.phase
-        failing = engine.authoring.failing_files() if engine.authoring else []
-        look = engine.assists.looked_back(specs, phase.tasks, phase.rounds - 1,
-                                          engine.tools.written_paths, failing)
-        if look is None:
-            return False
-        said = (f"Phase {phase.id}, round {phase.rounds}: the plan only reads back "
-                f"{', '.join(look.files)}, which round {phase.rounds - 1} wrote and the judge "
-                "has the facts of; the phase ends without running it")
-        phase.rounds -= 1
-        self.round_starts.pop()
-        if look.failing:
-            failing_list = ", ".join(look.failing)
-            engine.assists.notice("look_back", f"{said}. Checks still fail for {failing_list} "
-                                  "after every try at it.", "warning", "plan")
-            self._end("incomplete", f"checks still fail for {failing_list}")
-        else:
-            engine.assists.notice("look_back", f"{said}.", "info", "plan")
-            self._end("completed")
-        return True
 
     def _stalled(self, specs: tuple[TaskSpec, ...]) -> bool:
         """A plan that brings nothing new is not run: the first time the phase is replanned
