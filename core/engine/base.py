@@ -43,6 +43,7 @@ from core.shapes.task import Task
 from core.secrets import scrub_event
 from core.tools.base import RunState, ToolManager
 from core.tools.overview import overview
+from core.tools.request_examples import stated_examples
 from core.tools.workspace_tests import tests_hint
 
 log = logging.getLogger(__name__)
@@ -189,6 +190,10 @@ class EngineBase:
     async def _drive(self, request: str, previous: dict | None) -> None:
         started = time.monotonic()
         self.request = request
+        examples = stated_examples(request)
+        self.tracker.examples = examples
+        if self.authoring is not None:
+            self.authoring.examples = examples
         self.tally.changes_requested = asks_for_changes(request)
         self.changes_forbidden = forbidden_changes(request)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
@@ -241,15 +246,14 @@ class EngineBase:
     async def current_state(self) -> VerificationState:
         """The verification state of the files as they are now, from the checks that ran
         (the workspace's tests are not run for it)."""
-        return await self.tracker.state(self.changed_files, self.file_changes, self.authoring,
+        return await self.tracker.state(self.changed_files, self.file_changes,
                                         may_run_tests=False)
 
     async def _verify(self) -> None:
         """The verification state of the files as the run leaves them (the workspace's tests
         may run here, without the model; a Stop meanwhile leaves the state unverified)."""
         try:
-            self.verification = await self.tracker.state(self.changed_files, self.file_changes,
-                                                         self.authoring)
+            self.verification = await self.tracker.state(self.changed_files, self.file_changes)
         except asyncio.CancelledError:
             _uncancel()
         except Exception as exc:

@@ -26,18 +26,20 @@ from tests.support.script import analysis, authored, of, plan, settings, summary
 TRANSCRIPT = Path(__file__).resolve().parents[1] / "support" / "transcripts" / "ex-query-string"
 SOLUTION = '''"""URL query strings."""
 
+from urllib.parse import quote_plus, unquote_plus
+
 
 def parse_query(text):
     result = {}
     for pair in text.removeprefix("?").split("&"):
         if pair:
             key, _, value = pair.partition("=")
-            result.setdefault(key, []).append(value)
+            result.setdefault(unquote_plus(key), []).append(unquote_plus(value))
     return result
 
 
 def build_query(params):
-    return "&".join(f"{key}={value}" for key in sorted(params)
+    return "&".join(f"{quote_plus(key)}={quote_plus(value)}" for key in sorted(params)
                     for value in ([params[key]] if isinstance(params[key], str) else params[key]))
 '''
 

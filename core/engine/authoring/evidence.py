@@ -1,16 +1,18 @@
 """What the engine itself found out about a candidate file, and when one candidate is better.
 
 Evidence is produced by the engine, never taken from a model's word: whether the candidate
-parses (Python), and how many of the workspace's own tests pass with it in place
-(``core.tools.test_runs``). A candidate is better than another only when this evidence says
-so — it parses where the other does not, then fewer of the workspace's tests fail (more
-pass). Equal evidence is no reason to replace what is there.
+parses (Python), how many of the workspace's own tests pass with it in place
+(``core.tools.test_runs``), and how many of the examples the request states it meets
+(``core.tools.request_examples``). A candidate is better than another only when this
+evidence says so — it parses where the other does not, then fewer of these checks fail (then
+more pass). Equal evidence is no reason to replace what is there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.tools.request_examples import ExampleRun
 from core.tools.test_runs import TestRun
 
 SHOWN_FAILURES = 8
@@ -20,6 +22,7 @@ SHOWN_FAILURES = 8
 class Evidence:
     parse_error: str = ""
     tests: TestRun | None = None
+    examples: ExampleRun | None = None
 
     @property
     def parses(self) -> bool:
@@ -29,9 +32,13 @@ class Evidence:
     def ran_tests(self) -> TestRun | None:
         return self.tests if self.tests is not None and self.tests.ran else None
 
+    @property
+    def ran_examples(self) -> ExampleRun | None:
+        return self.examples if self.examples is not None and self.examples.ran else None
+
     def key(self) -> tuple[bool, int, int]:
-        tests = self.ran_tests
-        return (self.parses, -(tests.failed if tests else 0), tests.passed if tests else 0)
+        runs = [run for run in (self.ran_tests, self.ran_examples) if run is not None]
+        return (self.parses, -sum(run.failed for run in runs), sum(run.passed for run in runs))
 
     def better_than(self, other: Evidence) -> bool:
         return self.key() > other.key()
@@ -39,8 +46,9 @@ class Evidence:
     @property
     def failing(self) -> bool:
         """Whether a check the engine ran found something wrong."""
-        tests = self.ran_tests
-        return not self.parses or bool(tests and tests.failed)
+        tests, examples = self.ran_tests, self.ran_examples
+        return not self.parses or bool(tests and tests.failed) or bool(examples
+                                                                      and examples.failed)
 
     def found(self) -> list[str]:
         """What failed, one line each, for a repair call."""
@@ -51,6 +59,10 @@ class Evidence:
         if tests and tests.failed:
             lines.append(f"the workspace's tests: {tests.describe()}")
             lines += [f"  {failure}" for failure in tests.failures[:SHOWN_FAILURES]]
+        examples = self.ran_examples
+        if examples and examples.failed:
+            lines.append(f"the request's examples: {examples.describe()}")
+            lines += [f"  {failure}" for failure in examples.failures[:SHOWN_FAILURES]]
         return lines
 
     def facts(self) -> str:
@@ -60,4 +72,6 @@ class Evidence:
             parts.append(f"does not parse ({self.parse_error})")
         if self.ran_tests:
             parts.append(f"the workspace's tests: {self.ran_tests.describe()}")
+        if self.ran_examples:
+            parts.append(self.ran_examples.describe())
         return "; ".join(parts)

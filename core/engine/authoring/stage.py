@@ -37,6 +37,7 @@ from core.engine.stages.caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
 from core.tools.code_checks import is_python, problems, syntax_error
 from core.tools.current_text import current_text
+from core.tools.request_examples import Example, examples_for, run_examples
 from core.tools.test_runs import run_tests
 from core.tools.text_files import Listing, collect
 from core.tools.workspace_tests import has_tests
@@ -111,6 +112,7 @@ class AuthoringStage:
         self._draft_lock = asyncio.Lock()
         self._tests: bool | None = None
         self._evidence: dict[tuple[str, str], Evidence] = {}
+        self.examples: tuple[Example, ...] = ()  # the examples the request states
 
     async def candidate(self, path: str, instruction: str, task_id: int) -> Candidate:
         """The new content of ``path`` for a write task; never raises for model failures (a
@@ -290,7 +292,10 @@ class AuthoringStage:
         if not error and is_python(rel) and await self._has_tests():
             tests = await run_tests(self.workspace, self._pending(rel, content),
                                     self.sandbox_mode)
-        found = Evidence(error, tests)
+        stated = examples_for(content, self.examples) if not error and is_python(rel) else ()
+        examples = await run_examples(self.workspace, self._pending(rel, content), rel, stated,
+                                      self.sandbox_mode) if stated else None
+        found = Evidence(error, tests, examples)
         self._evidence[key] = found
         return found
 

@@ -1,9 +1,11 @@
 """Gathering a run's checks as they happen, and its verification state at the end.
 
-Two sources: test commands the run's tasks ran (their counts, and how many file changes the
+Three sources: test commands the run's tasks ran (their counts, and how many file changes the
 run had made by then: such a run is on the final files only when nothing changed after it);
-and, when the run changed Python files in a workspace with tests of its own, one run of those
-tests on the final files, made here by the engine without the model.
+when the run changed Python files in a workspace with tests of its own, one run of those
+tests on the final files; and the examples the request states, run against the final
+version of each changed Python file that defines the functions they call. The last two are
+made here by the engine, without the model.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.engine.authoring.stage import AuthoringStage
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
 from core.tools.code_checks import is_python
+from core.tools.request_examples import Example, examples_for, run_examples
 from core.tools.snapshots import snapshot
 from core.tools.test_runs import read_counts, run_tests
 from core.tools.workspace_tests import has_tests, is_tests_command
@@ -27,6 +29,7 @@ class Tracker:
     sandbox_mode: str
     commands: list[tuple[Task, int]] = field(default_factory=list)
     final_tests: str = ""  # what the engine's own run of the tests said, for the person
+    examples: tuple[Example, ...] = ()  # the examples the request states
 
     def task_finished(self, task: Task, changes_so_far: int) -> None:
         """Note a test command that ran (``changes_so_far``: file changes the run had made)."""
@@ -34,11 +37,11 @@ class Tracker:
         if command and is_tests_command(command) and task.status in ("done", "failed"):
             self.commands.append((task, changes_so_far))
 
-    async def state(self, changed: list[str], changes: int, authoring: AuthoringStage | None,
+    async def state(self, changed: list[str], changes: int,
                     may_run_tests: bool = True) -> VerificationState:
         """The verification state of the run whose changed files are ``changed`` after
         ``changes`` file changes in all; ``may_run_tests``: the engine may run the workspace's
-        tests on them (at the end of the run)."""
+        tests and the request's examples on them (at the end of the run)."""
         final = await asyncio.to_thread(snapshot, self.workspace, set(changed))
         digests = {path: digest(text) for path, text in final.items()}
         checks = self._commands(digests, changes)
@@ -50,7 +53,23 @@ class Tracker:
             if ran.ran:
                 checks.append(Check("tests", digests, ran.passed, ran.failed,
                                     "the workspace's tests, run by the engine"))
+        if may_run_tests:
+            checks += await self._examples(final)
         return verify(final, checks)
+
+    async def _examples(self, final: dict[str, str | None]) -> list[Check]:
+        """The request's examples on each changed Python file that defines what they call."""
+        checks = []
+        for path, text in final.items():
+            stated = examples_for(text, self.examples) if text and is_python(path) else ()
+            if not stated:
+                continue
+            ran = await run_examples(self.workspace, {}, path, stated, self.sandbox_mode)
+            if ran.ran:
+                checks.append(Check("examples", {path: digest(text)}, ran.passed, ran.failed,
+                                    f"the request's examples of {path}, run by the engine",
+                                    covers_all=False))
+        return checks
 
     def _commands(self, digests: dict[str, str], changes: int) -> list[Check]:
         checks = []

@@ -1,0 +1,78 @@
+"""The examples a request states are the person's own checks: the engine runs them against the
+draft, asks for one repair when the draft gives something else, keeps the repair only when it
+meets more of them, and says on the run's end whether the final file meets them (issues 35
+and 36), with the scripted model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.script import analysis, authored, files_workspace, judge, of, plan, run, \
+    summary, task
+
+STUB = "def is_leap(year):\n    raise NotImplementedError\n"
+PRINTS = ("def is_leap(year):\n    if year % 4 == 0:\n        print('Leap year')\n"
+          "    else:\n        print('Not a leap year')\n")
+RIGHT = "def is_leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
+ROUGH = "def is_leap(year):\n    return year % 4 == 0\n"
+ASK = ("Implement is_leap(year) in leap.py: given a year, report if it is a leap year. "
+       "is_leap(2000) is True, is_leap(1900) is False, is_leap(2023) is False.")
+
+
+def test_a_draft_that_misses_the_requests_examples_is_repaired(tmp_path: Path) -> None:
+    ws = files_workspace(tmp_path, {"leap.py": STUB})
+    events, model = run([
+        analysis("Implement is_leap"),
+        plan(task(1, "write_file", path="leap.py", instruction="report leap years")),
+        authored(PRINTS, "leap.py"),
+        authored(RIGHT, "leap.py", before="Fixed:"),
+        summary("is_leap returns whether a year is a leap year; the examples pass."),
+    ], ws, request=ASK)
+    assert (ws / "leap.py").read_text() == RIGHT
+    repair = model.requests[3]["messages"][1]["content"]
+    assert repair.startswith(f"Request:\n{ASK}")
+    assert "is_leap(2000): the request says True, it gave None" in repair
+    finished = of(events, "task_finished")[0]
+    assert "A repair: the draft failed a check the repair passes." in finished.result
+    assert "the request's 3 examples give what it says" in finished.result
+    final = of(events, "summary")[0]
+    assert (final.verification, final.verification_line) == (
+        "verified", "3 checks of the request's examples pass")
+    assert "the examples pass" in final.final_summary  # true, so it stands
+    assert of(events, "run_finished")[0].outcome == "succeeded"
+
+
+def test_a_repair_that_meets_fewer_examples_leaves_the_draft_and_the_run_says_so(
+        tmp_path: Path) -> None:
+    ws = files_workspace(tmp_path, {"leap.py": STUB})
+    events, _ = run([
+        analysis("Implement is_leap"),
+        plan(task(1, "write_file", path="leap.py", instruction="report leap years")),
+        authored(ROUGH, "leap.py"),
+        authored(PRINTS, "leap.py"),
+        judge([1], completed=False, action="end_phase", reason="an example fails"),
+        summary("is_leap is implemented."),
+    ], ws, request=ASK)
+    assert (ws / "leap.py").read_text() == ROUGH  # 2 of 3 examples beat 1 of 3
+    final = of(events, "summary")[0]
+    assert (final.verification, final.verification_line) == (
+        "failing", "1 of 3 checks of the request's examples fails")
+    assert any("On the final files, 1 of 3 checks of the request's examples fails" in line
+               for line in final.verification_sentences)
+    assert of(events, "run_finished")[0].outcome == "partial"
+
+
+def test_a_request_without_examples_runs_no_example_check(tmp_path: Path) -> None:
+    ws = files_workspace(tmp_path, {"leap.py": STUB})
+    events, model = run([
+        analysis("Implement is_leap"),
+        plan(task(1, "write_file", path="leap.py", instruction="report leap years")),
+        authored(PRINTS, "leap.py"),
+        summary("is_leap is implemented."),
+    ], ws, request="Implement is_leap(year) in leap.py: report if a year is a leap year.")
+    assert (ws / "leap.py").read_text() == PRINTS
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan", "author",
+                                                         "summarizer"]
+    final = of(events, "summary")[0]
+    assert (final.verification, final.verification_line) == ("unverified", "not verified")
+    assert model.remaining == 0

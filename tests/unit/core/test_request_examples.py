@@ -1,0 +1,76 @@
+"""The examples a request states, read from its words and run against a file."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from core.tools.request_examples import Example, examples_for, run_examples, stated_examples
+
+
+def calls(text: str) -> list[tuple[str, str]]:
+    return [(e.call, e.expected) for e in stated_examples(text)]
+
+
+def test_examples_in_prose_end_where_the_sentence_does() -> None:
+    text = ('to_int("1.2.3.4") is 16909060. weekdays_between("2024-03-01", "2024-03-11") is 6 '
+            '(2024-03-01 is a Friday).\nadd_months("2024-01-31", 1) is "2024-02-29", and '
+            'wrap_text("a b", 1) gives ["a", "b"].\nlast(2.5) returns 3.5\n'
+            'parse_version("2.0.0-rc1") gives (2, 0, 0, "rc1"). check("x") returns None;')
+    assert calls(text) == [
+        ('to_int("1.2.3.4")', "16909060"),
+        ('weekdays_between("2024-03-01", "2024-03-11")', "6"),
+        ('add_months("2024-01-31", 1)', '"2024-02-29"'),
+        ('wrap_text("a b", 1)', '["a", "b"]'),
+        ("last(2.5)", "3.5"),
+        ('parse_version("2.0.0-rc1")', '(2, 0, 0, "rc1")'),
+        ('check("x")', "None")]
+
+
+def test_what_is_not_clearly_an_example_is_left_out() -> None:
+    text = ('Money(100, "EUR").split(3) gives [34, 33, 33] cents. to_int(text) returns the '
+            "number. limiter.allow(3) is False. len([1, 2]) is 2. f(1) gives [1, 2] items\n"
+            "g(1) is not 2. h(2) is twice the input. k(1) returns (1,")
+    assert calls(text) == []
+
+
+def test_doctests_count_and_each_example_is_listed_once() -> None:
+    text = ">>> square(3)\n9\n>>> square(3)\n9\n>>> square(x)\n9\nsquare(3) is 9.\n"
+    assert calls(text) == [("square(3)", "9")]
+
+
+def test_only_examples_of_functions_the_file_defines_apply() -> None:
+    examples = stated_examples("add(1, 2) is 3. sub(3, 1) is 2.")
+    source = "def add(a, b):\n    return a + b\n\nclass K:\n    def sub(self, a, b):\n        pass\n"
+    assert [e.name for e in examples_for(source, examples)] == ["add"]
+    assert examples_for("def add(:\n", examples) == ()
+
+
+def run(tmp_path: Path, source: str, examples: tuple[Example, ...]):  # type: ignore[no-untyped-def]
+    (tmp_path / "calc.py").write_text("raise SystemExit('the workspace file is not the one run')\n")
+    return asyncio.run(run_examples(tmp_path, {"calc.py": source}, "calc.py", examples, "auto"))
+
+
+def test_a_file_meeting_the_examples_passes_and_one_that_prints_fails(tmp_path: Path) -> None:
+    examples = stated_examples('is_leap(2000) is True, is_leap(1900) is False. '
+                               'label(2024) gives "leap".')
+    good = ("def is_leap(y):\n    return y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)\n\n"
+            "def label(y):\n    return 'leap' if is_leap(y) else 'common'\n")
+    ran = run(tmp_path, good, examples)
+    assert (ran.passed, ran.failed, ran.failures) == (3, 0, ())
+    assert ran.describe() == "the request's 3 examples give what it says"
+    printing = "def is_leap(y):\n    print('Leap year')\n\ndef label(y):\n    raise ValueError(y)\n"
+    ran = run(tmp_path, printing, examples)
+    assert (ran.passed, ran.failed) == (0, 3)
+    assert ran.failures == (
+        "is_leap(2000): the request says True, it gave None",
+        "is_leap(1900): the request says False, it gave None",
+        'label(2024): the request says "leap", it raised ValueError: 2024')
+    assert ran.describe() == "3 of the request's 3 examples give something else"
+    assert (tmp_path / "calc.py").read_text().startswith("raise SystemExit")  # untouched
+
+
+def test_a_file_that_cannot_be_imported_is_a_problem_not_a_pass(tmp_path: Path) -> None:
+    ran = run(tmp_path, "import no_such_module\n\ndef f(x):\n    return x\n",
+              stated_examples("f(1) is 1."))
+    assert not ran.ran and "importing it failed: ModuleNotFoundError" in ran.problem
