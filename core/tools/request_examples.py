@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.tools import scratch
+from core.tools.test_runs import TestRun
 
 TIMEOUT_S = 20
 PER_CALL_S = 5
@@ -49,18 +50,9 @@ class Example:
 
 
 @dataclass(frozen=True)
-class ExampleRun:
+class ExampleRun(TestRun):
     """How many of the examples passed and failed against one file, the failures in words,
     or ``problem`` when they could not run."""
-
-    passed: int = 0
-    failed: int = 0
-    failures: tuple[str, ...] = ()
-    problem: str = ""
-
-    @property
-    def ran(self) -> bool:
-        return not self.problem and self.passed + self.failed > 0
 
     def describe(self) -> str:
         if self.problem:
