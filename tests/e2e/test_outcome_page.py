@@ -11,10 +11,11 @@ from pytestqt.qtbot import QtBot
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import count, js, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory
-from tests.support.script import analysis, judge, phases, plan, summary, task
+from tests.support.script import analysis, authored, judge, phases, plan, summary, task
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 HOSTILE = 'Port <img src=x onerror="document.title=\'owned\'"> 8080'
 
 
@@ -90,3 +91,30 @@ def test_a_replayed_run_shows_the_same_outcome_and_checklist(
              "'.summarizer-requirements li, .run-footer .outcome')).map(e => e.textContent))")
     expected = json.dumps(live, ensure_ascii=False, separators=(",", ":"))
     wait_js(qtbot, window, f"{shown} === {json.dumps(expected)}")
+
+
+LEAP = "def is_leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
+LEAP_ASK = "Implement is_leap(year) in leap.py. is_leap(2000) is True, is_leap(1900) is False."
+
+
+def test_the_requests_own_examples_verify_the_run_on_the_page(
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+    (workspace / "leap.py").write_text("def is_leap(year):\n    raise NotImplementedError\n")
+    window = make_window(ScriptedFactory([
+        analysis("Implement is_leap"),
+        plan(task(1, "write_file", path="leap.py", instruction="implement is_leap")),
+        authored(LEAP, "leap.py"),
+        summary("## Done\n\nis_leap gives what the request's examples say.")],
+        think_stage="never"))
+    submit(qtbot, window, LEAP_ASK)
+    wait_js(qtbot, window, FINISHED)
+    assert (workspace / "leap.py").read_text() == LEAP
+    assert texts(qtbot, window, ".summarizer-header .badge") == [
+        "✅ Succeeded", "🧪 2 checks of the request's examples pass"]
+    assert texts(qtbot, window, ".run-footer > *")[:2] == [
+        "✅ Succeeded", "🧪 2 checks of the request's examples pass"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert window.grab().save(str(ARTIFACTS / "window-examples-verified.png"))
+    assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
+        "On the final files, 2 checks of the request's examples pass (run by the engine on "
+        "leap.py)."]

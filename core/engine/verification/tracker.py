@@ -67,7 +67,7 @@ class Tracker:
             ran = await run_examples(self.workspace, {}, path, stated, self.sandbox_mode)
             if ran.ran:
                 checks.append(Check("examples", {path: digest(text)}, ran.passed, ran.failed,
-                                    f"the request's examples of {path}, run by the engine",
+                                    f"run by the engine on {path}",
                                     covers_all=False))
         return checks
 
