@@ -113,6 +113,8 @@ def test_the_requests_own_examples_verify_the_run_on_the_page(
         "✅ Succeeded", "🧪 2 checks of the request's examples pass"]
     assert texts(qtbot, window, ".run-footer > *")[:2] == [
         "✅ Succeeded", "🧪 2 checks of the request's examples pass"]
+    wait_js(qtbot, window, "document.body.dataset.state === 'idle'")  # Stop hidden again
+    qtbot.wait(800)  # the page's last frame reaches the widget
     ARTIFACTS.mkdir(exist_ok=True)
     assert window.grab().save(str(ARTIFACTS / "window-examples-verified.png"))
     assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
