@@ -24,7 +24,11 @@ from pathlib import Path
 
 from core.tools.base import ToolError
 
-IGNORED_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__"})
+# Folders no tool lists, searches, copies or reports changes in: version control, installed
+# packages, and the caches Python's tools leave behind (a test command's .pytest_cache is not
+# a change the person asked for).
+IGNORED_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__", ".pytest_cache",
+                          ".mypy_cache", ".ruff_cache"})
 
 _SPECIAL_KINDS = (
     (stat.S_ISFIFO, "a FIFO"),

@@ -178,3 +178,15 @@ def test_files_a_command_changes_are_reported_like_writes(harness: Harness) -> N
     harness.events.clear()
     asyncio.run(watched.execute("run_command", {"command": "cat keep.txt"}, harness.ctx()))
     assert not any(isinstance(e, FileChanged) for e in harness.events)
+
+
+def test_caches_a_test_command_leaves_are_not_changes(harness: Harness) -> None:
+    from core.tools.watched import WatchedTools
+
+    watched = WatchedTools(harness.registry)
+    result = asyncio.run(watched.execute("run_command", {"command": (
+        "mkdir -p .pytest_cache/v __pycache__ .mypy_cache && echo 1 > .pytest_cache/v/ids && "
+        "echo 2 > __pycache__/m.pyc && echo 3 > .mypy_cache/x && echo 4 > made.txt")},
+        harness.ctx()))
+    assert result.ok and (harness.workspace / ".pytest_cache" / "v" / "ids").exists()
+    assert [e.path for e in harness.events if isinstance(e, FileChanged)] == ["made.txt"]
