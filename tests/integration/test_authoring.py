@@ -12,7 +12,7 @@ import pytest
 
 from core.events import LlmCall, TaskFinished
 from tests.support.script import (
-    analysis, authored, judge, kinds, one_file_workspace, phases, plan, run, summary, task,
+    analysis, authored, judge, kinds, one_file_workspace, plan, run, summary, task,
     think)
 
 STUB = "def slugify(text):\n    raise NotImplementedError\n\n\ndef words(text):\n    return text.split()\n"
@@ -228,23 +228,24 @@ def test_a_later_write_from_a_plan_sketch_comes_after_the_words_and_is_not_taken
         ws: Path) -> None:
     sketch = "def slugify(text):\n    return text.replace(' ', '-')\n"
     events, model = run([
-        analysis("Implement slugify in textutils.py", phases=2),
-        phases((1, "Write", []), (2, "Polish", [1])),
-        plan(task(1, "write_file", path="textutils.py", instruction="implement slugify")),
+        analysis("Implement slugify in textutils.py"),
+        plan(task(1, "write_file", path="textutils.py", instruction="implement slugify"),
+             task(2, "read_file", path="missing.py")),
         authored(SOLVED),  # the draft
+        judge([1], [2], completed=False, action="replan", summary="The read failed."),
         plan(task(1, "write_file", path="textutils.py", instruction=sketch)),
         authored(sketch),  # a later write, no better on any evidence: not taken
         judge([1]),
         summary("## Done\n\nslugify is implemented."),
     ], ws, request=ASK)
-    draft = model.requests[3]["messages"][-1]["content"]
+    draft = model.requests[2]["messages"][-1]["content"]
     assert draft.startswith(f"Request:\n{ASK}\n\n") and "implement slugify" not in draft
     later = model.requests[5]["messages"][-1]["content"]
     assert later.startswith(f"The person asked:\n{ASK}\n\n")
     assert ("The plan's note for this step (where it differs from the person's words above, "
             "the person's words win):") in later
     assert later.index(ASK) < later.index("text.replace(' ', '-')") and SOLVED in later
-    second = of(events, "task_finished")[1]
+    second = [e for e in of(events, "task_finished") if e.round == 2][0]
     assert second.status == "done" and second.result.startswith("kept textutils.py as it was")
     assert [e.path for e in of(events, "file_changed")] == ["textutils.py"]
     assert (ws / "textutils.py").read_text() == SOLVED

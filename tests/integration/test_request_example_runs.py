@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.script import analysis, authored, files_workspace, judge, of, plan, run, \
-    summary, task
+from tests.support.script import analysis, authored, files_workspace, judge, of, phases, plan, \
+    run, summary, task
 
 STUB = "def is_leap(year):\n    raise NotImplementedError\n"
 PRINTS = ("def is_leap(year):\n    if year % 4 == 0:\n        print('Leap year')\n"
@@ -75,4 +75,50 @@ def test_a_request_without_examples_runs_no_example_check(tmp_path: Path) -> Non
                                                          "summarizer"]
     final = of(events, "summary")[0]
     assert (final.verification, final.verification_line) == ("unverified", "not verified")
+    assert model.remaining == 0
+
+
+def test_later_phases_are_not_run_when_the_draft_settles_the_request(tmp_path: Path) -> None:
+    """ex-ipv4 on the embedded model: the phase planner split one file into three phases; the
+    draft wrote it whole in phase 1 and the request's example passed; phases 2 and 3 then
+    spent 11 calls and could not replace the file (a later write needs better evidence)."""
+    ws = files_workspace(tmp_path, {"leap.py": STUB})
+    events, model = run([
+        analysis("Implement is_leap", phases=3),
+        phases((1, "Prepare", []), (2, "Implement is_leap", [1]), (3, "Test it", [2])),
+        plan(task(1, "write_file", path="leap.py", instruction="imports")),
+        authored(RIGHT, "leap.py"),
+        summary("is_leap is implemented."),
+    ], ws, request=ASK)
+    assert (ws / "leap.py").read_text() == RIGHT
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "phase_planner", "plan", "author", "summarizer"]
+    assert [(f.phase_id, f.status) for f in of(events, "phase_finished")] == [
+        (1, "completed"), (2, "superseded"), (3, "superseded")]
+    assert ("Phases 2, 3 are not run: the draft wrote leap.py, every file the request names, "
+            "and no check fails on it; a later write would replace it only on better "
+            "evidence.") in [n.message for n in of(events, "notice")]
+    finished = of(events, "run_finished")[0]
+    assert (finished.outcome, finished.verification) == ("succeeded", "verified")
+    assert model.remaining == 0
+
+
+def test_a_draft_a_check_fails_leaves_the_later_phases_to_run(tmp_path: Path) -> None:
+    ws = files_workspace(tmp_path, {"leap.py": STUB})
+    events, model = run([
+        analysis("Implement is_leap", phases=2),
+        phases((1, "Write", []), (2, "Fix", [1])),
+        plan(task(1, "write_file", path="leap.py", instruction="write it")),
+        authored(ROUGH, "leap.py"),
+        authored(ROUGH, "leap.py"),  # the repair: no better
+        judge([1], completed=True, action="end_phase", reason="written"),
+        plan(task(1, "write_file", path="leap.py", instruction="mind the centuries")),
+        authored(RIGHT, "leap.py"),
+        judge([1]),
+        summary("is_leap is implemented."),
+    ], ws, request=ASK)
+    assert (ws / "leap.py").read_text() == RIGHT  # phase 2 fixed it: more examples pass
+    assert [(f.phase_id, f.status) for f in of(events, "phase_finished")] == [
+        (1, "completed"), (2, "completed")]
+    assert of(events, "run_finished")[0].verification == "verified"
     assert model.remaining == 0

@@ -188,7 +188,7 @@
     const run = PD.currentRun();
     const phase = PD.phaseOf(run, ev.phase_id);
     const status = PD.str(ev.status) || "finished";
-    phase.blocked = status === "blocked";
+    phase.blocked = status === "blocked" || status === "superseded";  // not run
     phase.badge.className = "badge " + (status === "completed" ? "badge-success" :
       phase.blocked ? "badge-muted" : "badge-warning");
     phase.badge.textContent = PD.words(status);

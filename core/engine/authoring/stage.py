@@ -147,6 +147,17 @@ class AuthoringStage:
                       if record.written is not None and record.evidence is not None
                       and record.evidence.failing)
 
+    def settled(self, request: str) -> list[str]:
+        """The files the run wrote when the draft settles the request: every file the draft
+        gives and every workspace file the request names is written, and no check fails on
+        any of them. A later write could then replace them only on better evidence, which
+        no check can give; [] when not settled."""
+        if self.drafted is None or not self.drafted.files or self.failing_files():
+            return []
+        written = {rel for rel, record in self.files.items() if record.written is not None}
+        wanted = set(self.drafted.files) | set(named_files(request, self.workspace))
+        return sorted(written) if wanted <= written else []
+
     def written_texts(self, paths: list[str]) -> dict[str, str]:
         """What the run last wrote to each of ``paths`` (those it wrote)."""
         return {p: self.files[p].written or "" for p in paths

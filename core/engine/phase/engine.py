@@ -22,7 +22,8 @@ from dataclasses import replace
 from typing import Any
 
 from core.engine.authoring.draft import show_file
-from core.events import Clarification, Notice, PhasesPlanned, RequestAnalysed, Summary
+from core.events import Clarification, Notice, PhaseFinished, PhasesPlanned, RequestAnalysed, \
+    Summary
 from core.llm.base import Message
 from core.shapes.phase import Phase
 from core.engine.phase.dependencies import block, blocked_by, missing_work
@@ -183,14 +184,7 @@ class PhaseTaskExecutor(EngineBase):
         plan = await self.plan_phases(analysis)
         self.emit(PhasesPlanned(phases=[p.card() for p in plan.phases],
                                 execution_strategy=plan.execution_strategy))
-        cap = self.settings.max_rounds_per_phase
-        phases = {p.id: Phase(id=p.id, name=p.name, goal=p.goal,
-                              estimated_rounds=p.estimated_rounds,
-                              dependencies=list(p.dependencies),
-                              max_rounds=min(p.estimated_rounds + 2, cap))
-                  for p in plan.phases}
-        order = order_phases({pid: ph.dependencies for pid, ph in phases.items()}, list(phases))
-        new_records = [PhaseRecord(phases[pid]) for pid in order]
+        new_records = self._ordered(plan)
         self.records.extend(new_records)
         self.tally.records = self.records
         handoff: tuple[TaskSpec, ...] = plan.first_tasks
@@ -202,6 +196,8 @@ class PhaseTaskExecutor(EngineBase):
                 block(record.phase, why, self.emit)
                 handoff = ()
                 continue
+            if index > 1 and self._settled_by_draft(new_records[index - 1:]):
+                break
             earlier = "\n".join(level1(r) for r in self.records if r.phase.status != "pending"
                                 and r is not record)
             earlier = "\n\n".join(filter(None, (earlier, missing_work(record.phase, planned))))
@@ -221,6 +217,34 @@ class PhaseTaskExecutor(EngineBase):
                 any(r.phase.status == "pending" for r in self.records):
             return "budget_exhausted"
         return "completed"
+
+    def _ordered(self, plan: PhasePlan) -> list[PhaseRecord]:
+        """The planned phases as records, in the order their dependencies allow."""
+        cap = self.settings.max_rounds_per_phase
+        phases = {p.id: Phase(id=p.id, name=p.name, goal=p.goal,
+                              estimated_rounds=p.estimated_rounds,
+                              dependencies=list(p.dependencies),
+                              max_rounds=min(p.estimated_rounds + 2, cap))
+                  for p in plan.phases}
+        order = order_phases({pid: ph.dependencies for pid, ph in phases.items()}, list(phases))
+        return [PhaseRecord(phases[pid]) for pid in order]
+
+    def _settled_by_draft(self, rest: list[PhaseRecord]) -> bool:
+        """When the draft settles a request to change files (``AuthoringStage.settled``),
+        the phases not run yet are superseded: they could not replace what it wrote."""
+        files = self.authoring.settled(self.request) if self.authoring is not None and \
+            self.tally.changes_requested and not self.changes_forbidden else []
+        if not files:
+            return False
+        why = (f"the draft wrote {', '.join(files[:4])}, every file the request names, and no "
+               "check fails on it; a later write would replace it only on better evidence")
+        self.emit(Notice(level="info", message=(
+            f"Phases {', '.join(str(r.phase.id) for r in rest)} are not run: {why}.")))
+        for record in rest:
+            record.phase.status = "superseded"
+            self.emit(PhaseFinished(phase_id=record.phase.id, status="superseded", rounds=0,
+                                    tasks_done=0, tasks_total=0, summary=f"Not run: {why}."))
+        return True
 
     async def plan_phases(self, analysis: Analysis) -> PhasePlan:
         """The phase plan: one phase without a model call for work the analysis does not call
