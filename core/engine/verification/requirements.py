@@ -12,7 +12,8 @@ files, the writes that made the change and what checked the final files; for a q
 reads, searches and commands that found the answer. A command that ran before the change is
 no evidence that the change works. A requirement is ``done`` only with such evidence, in a
 phase the record shows done, and while no check fails on the final files; the model's word
-can lower a status, never raise it.
+can lower a status, never raise it, and cannot lower it when checks the engine ran on the
+final files passed (``verified``): what ran outweighs what a model says.
 """
 
 from __future__ import annotations
@@ -178,7 +179,8 @@ def account(requirements: list[str], records: list[PhaseRecord], state: Verifica
             changes: bool, claimed: list[dict[str, Any]] | None = None,
             answered: bool = False) -> list[dict[str, Any]]:
     """One entry per requirement, in order: the engine's status and evidence; a model's
-    status (matched by position or text) only where it is lower."""
+    status (matched by position or text) only where it is lower and the final files are not
+    verified."""
     claimed = [c for c in (claimed or []) if isinstance(c, dict)]
     by_text = {str(c.get("requirement", "")).strip().lower(): c for c in claimed}
     entries = []
@@ -187,7 +189,7 @@ def account(requirements: list[str], records: list[PhaseRecord], state: Verifica
         model = by_text.get(requirement.strip().lower())
         if model is None and index < len(claimed) and len(claimed) == len(requirements):
             model = claimed[index]
-        entries.append(_lowered(own, model))
+        entries.append(own if state.state == "verified" else _lowered(own, model))
     return entries
 
 
