@@ -27,6 +27,7 @@ from core.tools.test_runs import TestRun
 TIMEOUT_S = 20
 PER_CALL_S = 5
 MAX_EXAMPLES = 40
+MAX_SPAN = 400  # characters a stated call or its result may take (bounds the scan)
 SHOWN = 160  # characters of a result shown in a failure line
 CALL_START = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
 CONNECTOR = re.compile(r"\s*(?:==|=>|->|→|\bis\b|\bgives\b|\breturns\b|\bshould (?:return|give|"
@@ -83,8 +84,11 @@ def _prose(text: str) -> list[Example]:
         connector = CONNECTOR.match(text, end)
         if connector is None:
             continue
-        line_end = text.find("\n", connector.end())
-        expected = _literal_at(text[connector.end():len(text) if line_end < 0 else line_end])
+        start = connector.end()
+        line_end = text.find("\n", start, start + MAX_SPAN + 1)
+        whole = line_end >= 0 or len(text) - start <= MAX_SPAN
+        expected = _literal_at(text[start:line_end if line_end >= 0 else start + MAX_SPAN],
+                               whole)
         example = _example(text[match.start():end], expected)
         if example is not None:
             examples.append(example)
@@ -103,9 +107,9 @@ def _doctests(text: str) -> list[Example]:
 
 def _closing(text: str, opening: int) -> int:
     """The index just after the parenthesis that closes the one at ``opening`` (-1: none on
-    the same line)."""
+    the same line within ``MAX_SPAN`` characters)."""
     depth, quote = 0, ""
-    for index in range(opening, len(text)):
+    for index in range(opening, min(len(text), opening + MAX_SPAN)):
         char = text[index]
         if char == "\n":
             return -1
@@ -123,13 +127,14 @@ def _closing(text: str, opening: int) -> int:
     return -1
 
 
-def _literal_at(rest: str) -> str:
+def _literal_at(rest: str, whole: bool) -> str:
     """The shortest start of ``rest`` that is a Python literal and ends where the sentence
-    does (end of line; ".", ",", ";" or ":" then a space; a parenthesis or "and" after a
-    space); "" when there is none."""
+    does (end of line, when ``rest`` is the whole rest of it; ".", ",", ";" or ":" then a
+    space; a parenthesis or "and" after a space); "" when there is none."""
     for end in range(1, len(rest) + 1):
         tail = rest[end:]
-        closes = not tail.strip() or (tail[0] in ".,;:" and (len(tail) == 1 or tail[1].isspace())) \
+        closes = (whole and not tail.strip()) or (tail[:1] in (".", ",", ";", ":") and (
+            len(tail) == 1 and whole or len(tail) > 1 and tail[1].isspace())) \
             or AFTER_WORDS.match(tail) is not None
         if closes and _is_literal(rest[:end].strip()):
             return rest[:end].strip()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.events import Event
 from tests.support.script import analysis, authored, files_workspace, judge, of, phases, plan, \
     run, summary, task
 
@@ -124,9 +125,8 @@ def test_a_draft_a_check_fails_leaves_the_later_phases_to_run(tmp_path: Path) ->
     assert model.remaining == 0
 
 
-def test_a_verified_run_is_not_lowered_by_the_summarizers_word(tmp_path: Path) -> None:
-    """fix-total on the embedded model: the workspace's tests passed on the final file, and the
-    summarizer marked the requirement failed; the run ended partial though it had passed."""
+def lowered_by_the_summarizer(tmp_path: Path, request: str) -> list[Event]:
+    """leap.py written right, and a summary that marks the requirement failed."""
     ws = files_workspace(tmp_path, {"leap.py": STUB})
     said = summary("is_leap is implemented.")
     said["arguments"]["requirements"] = [{"requirement": "Implement is_leap", "status": "failed",
@@ -137,24 +137,22 @@ def test_a_verified_run_is_not_lowered_by_the_summarizers_word(tmp_path: Path) -
         plan(task(1, "write_file", path="leap.py", instruction="write it")),
         authored(RIGHT, "leap.py"),
         said,
-    ], ws, request=ASK)
+    ], ws, request=request)
+    return events
+
+
+def test_a_verified_run_is_not_lowered_by_the_summarizers_word(tmp_path: Path) -> None:
+    """fix-total on the embedded model: the workspace's tests passed on the final file, and the
+    summarizer marked the requirement failed; the run ended partial though it had passed."""
+    events = lowered_by_the_summarizer(tmp_path, ASK)
     final = of(events, "summary")[0]
     assert [r["status"] for r in final.requirements] == ["done"]
     assert of(events, "run_finished")[0].outcome == "succeeded"
 
 
 def test_an_unverified_run_is_lowered_by_the_summarizers_word(tmp_path: Path) -> None:
-    ws = files_workspace(tmp_path, {"leap.py": STUB})
-    said = summary("is_leap is implemented.")
-    said["arguments"]["requirements"] = [{"requirement": "Implement is_leap", "status": "failed",
-                                          "evidence": "not sure"}]
-    events, _ = run([
-        analysis("Implement is_leap", requirements=[
-            {"requirement": "Implement is_leap", "quote": "Implement is_leap(year) in leap.py"}]),
-        plan(task(1, "write_file", path="leap.py", instruction="write it")),
-        authored(RIGHT, "leap.py"),
-        said,
-    ], ws, request="Implement is_leap(year) in leap.py: report if a year is a leap year.")
+    events = lowered_by_the_summarizer(
+        tmp_path, "Implement is_leap(year) in leap.py: report if a year is a leap year.")
     final = of(events, "summary")[0]
     assert [r["status"] for r in final.requirements] == ["failed"]
     assert final.requirements[0]["evidence"].startswith("The summarizer found it not met.")

@@ -74,3 +74,11 @@ def test_a_file_that_cannot_be_imported_is_a_problem_not_a_pass(tmp_path: Path) 
     ran = run(tmp_path, "import no_such_module\n\ndef f(x):\n    return x\n",
               stated_examples("f(1) is 1."))
     assert not ran.ran and "importing it failed: ModuleNotFoundError" in ran.problem
+
+
+def test_a_result_longer_than_the_span_is_no_example_not_a_cut_one() -> None:
+    items = ", ".join(["1"] * 20_000)
+    line = " ".join([f"f(1) gives [{items}] here." for _ in range(50)])
+    assert calls(line) == []  # each result runs past the span; the scan stays bounded
+    assert calls("f(1) gives [1, 2]" + " x" * 300) == []
+    assert calls("f(1) gives [1, 2]\n" + "x" * 1000) == [("f(1)", "[1, 2]")]
