@@ -35,7 +35,7 @@ from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, 
 from core.engine.verification.claims import held_to
 from core.engine.verification.outcome import decide_outcome
 from core.engine.verification.state import VerificationState
-from core.engine.verification.tracker import Tracker
+from core.engine.verification.tracker import Known, Tracker
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary, \
     TaskFinished
 from core.llm.base import ChatModel, Message
@@ -247,13 +247,18 @@ class EngineBase:
         """The verification state of the files as they are now, from the checks that ran
         (the workspace's tests are not run for it)."""
         return await self.tracker.state(self.changed_files, self.file_changes,
-                                        may_run_tests=False)
+                                        may_run_tests=False, known=self._examples_known())
+
+    def _examples_known(self) -> Known | None:
+        """Where the authoring stage already ran the request's examples on a file's text."""
+        return self.authoring.examples_run if self.authoring is not None else None
 
     async def _verify(self) -> None:
         """The verification state of the files as the run leaves them (the workspace's tests
         may run here, without the model; a Stop meanwhile leaves the state unverified)."""
         try:
-            self.verification = await self.tracker.state(self.changed_files, self.file_changes)
+            self.verification = await self.tracker.state(self.changed_files, self.file_changes,
+                                                         known=self._examples_known())
         except asyncio.CancelledError:
             _uncancel()
         except Exception as exc:

@@ -120,3 +120,28 @@ def test_the_requests_own_examples_verify_the_run_on_the_page(
     assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
         "On the final files, 2 checks of the request's examples pass (run by the engine on "
         "leap.py)."]
+
+
+def test_phases_the_draft_settled_show_as_not_run(
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+    (workspace / "leap.py").write_text("def is_leap(year):\n    raise NotImplementedError\n")
+    window = make_window(ScriptedFactory([
+        analysis("Implement is_leap", phases=3),
+        phases((1, "Prepare", []), (2, "Implement", [1]), (3, "Test", [2])),
+        plan(task(1, "write_file", path="leap.py", instruction="imports")),
+        authored(LEAP, "leap.py"),
+        summary("## Done\n\nis_leap is implemented.")], think_stage="never"))
+    submit(qtbot, window, LEAP_ASK)
+    wait_js(qtbot, window, FINISHED)
+    wait_js(qtbot, window, "document.body.dataset.state === 'idle'")
+    assert js(qtbot, window, "Array.from(document.querySelectorAll('.phase.blocked'))"
+                             ".map(p => p.querySelector('.badge').textContent)") == [
+        "superseded", "superseded"]
+    assert "Not run: the draft wrote leap.py" in " ".join(
+        texts(qtbot, window, ".phase.blocked .phase-summary"))
+    # the engine's verdict knows what the authoring stage's run of the examples found
+    assert texts(qtbot, window, ".judge .judge-summary") == [
+        "Decided from the facts: leap.py written; 2 checks of the request's examples pass."]
+    js(qtbot, window, "document.querySelector('.phase').scrollIntoView(), true")
+    qtbot.wait(800)  # the page's last frame reaches the widget
+    assert window.grab().save(str(ARTIFACTS / "window-phases-not-run.png"))

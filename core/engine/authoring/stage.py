@@ -37,7 +37,7 @@ from core.engine.stages.caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
 from core.tools.code_checks import is_python, problems, syntax_error
 from core.tools.current_text import current_text
-from core.tools.request_examples import Example, examples_for, run_examples
+from core.tools.request_examples import Example, ExampleRun, examples_for, run_examples
 from core.tools.test_runs import run_tests
 from core.tools.text_files import Listing, collect
 from core.tools.workspace_tests import has_tests
@@ -146,6 +146,12 @@ class AuthoringStage:
         return sorted(rel for rel, record in self.files.items()
                       if record.written is not None and record.evidence is not None
                       and record.evidence.failing)
+
+    def examples_run(self, rel: str, content: str) -> ExampleRun | None:
+        """The request's examples as they ran on ``content`` at ``rel``, if they did."""
+        found = self._evidence.get((rel, content))
+        return found.examples if found is not None and found.examples is not None \
+            and found.examples.ran else None
 
     def settled(self, request: str) -> list[str]:
         """The files the run wrote when the draft settles the request: every file the draft

@@ -11,16 +11,19 @@ made here by the engine, without the model.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
 from core.tools.code_checks import is_python
-from core.tools.request_examples import Example, examples_for, run_examples
+from core.tools.request_examples import Example, ExampleRun, examples_for, run_examples
 from core.tools.snapshots import snapshot
 from core.tools.test_runs import read_counts, run_tests
 from core.tools.workspace_tests import has_tests, is_tests_command
+
+Known = Callable[[str, str], ExampleRun | None]
 
 
 @dataclass
@@ -37,11 +40,12 @@ class Tracker:
         if command and is_tests_command(command) and task.status in ("done", "failed"):
             self.commands.append((task, changes_so_far))
 
-    async def state(self, changed: list[str], changes: int,
-                    may_run_tests: bool = True) -> VerificationState:
+    async def state(self, changed: list[str], changes: int, may_run_tests: bool = True,
+                    known: Known | None = None) -> VerificationState:
         """The verification state of the run whose changed files are ``changed`` after
         ``changes`` file changes in all; ``may_run_tests``: the engine may run the workspace's
-        tests and the request's examples on them (at the end of the run)."""
+        tests and the request's examples on them (at the end of the run); ``known``: the
+        examples' run on a file's text where one was made already (by the authoring stage)."""
         final = await asyncio.to_thread(snapshot, self.workspace, set(changed))
         digests = {path: digest(text) for path, text in final.items()}
         checks = self._commands(digests, changes)
@@ -53,22 +57,24 @@ class Tracker:
             if ran.ran:
                 checks.append(Check("tests", digests, ran.passed, ran.failed,
                                     "the workspace's tests, run by the engine"))
-        if may_run_tests:
-            checks += await self._examples(final)
+        checks += await self._examples(final, may_run_tests, known)
         return verify(final, checks)
 
-    async def _examples(self, final: dict[str, str | None]) -> list[Check]:
-        """The request's examples on each changed Python file that defines what they call."""
+    async def _examples(self, final: dict[str, str | None], may_run: bool,
+                        known: Known | None) -> list[Check]:
+        """The request's examples on each changed Python file that defines what they call:
+        the run already made on that text, else (``may_run``) one made now."""
         checks = []
         for path, text in final.items():
             stated = examples_for(text, self.examples) if text and is_python(path) else ()
-            if not stated:
+            if not stated or text is None:
                 continue
-            ran = await run_examples(self.workspace, {}, path, stated, self.sandbox_mode)
-            if ran.ran:
+            ran = known(path, text) if known else None
+            if ran is None and may_run:
+                ran = await run_examples(self.workspace, {}, path, stated, self.sandbox_mode)
+            if ran is not None and ran.ran:
                 checks.append(Check("examples", {path: digest(text)}, ran.passed, ran.failed,
-                                    f"run by the engine on {path}",
-                                    covers_all=False))
+                                    f"run by the engine on {path}", covers_all=False))
         return checks
 
     def _commands(self, digests: dict[str, str], changes: int) -> list[Check]:
