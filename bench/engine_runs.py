@@ -16,6 +16,7 @@ from typing import Any
 
 from bench.bench_model import StageScriptedModel
 from bench.engine_scenarios import Scenario
+from bench.engine_writes import for_phase
 from bench.engine_scripts import THINK_DEFAULT, THINK_FULL, classic_script, phase_script
 from core.config import Settings
 from core.engine.build import create_engine
@@ -124,6 +125,7 @@ def model_seconds(f: dict[str, float]) -> float:
 
 def run_one(s: Scenario, engine: str, full: bool, assists_off: str = "") -> BenchRun:
     settings = bench_settings(engine != "phase", assists_off)
+    s = for_phase(s) if engine == "phase" else s
     script = phase_script(s, settings, full) if engine == "phase" else \
         classic_script(s, settings, engine == "batched", full)
     with tempfile.TemporaryDirectory() as folder:

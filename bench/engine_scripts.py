@@ -71,9 +71,10 @@ def decisions(s: Scenario) -> list[str]:
 
 
 def phase_script(s: Scenario, settings: Settings, full: bool = False) -> Queues:
-    """Replies per stage for the phase engine doing exactly the scenario's rounds. The
-    first round is planned with the phases (by plan_tool_call when a one-phase request is
-    not phase-planned); after a round the judge decides (``decisions``), it gives the next
+    """Replies per stage for the phase engine doing exactly the scenario's rounds (of
+    ``for_phase``). The first round is planned with the phases (by plan_tool_call when a
+    one-phase request is not phase-planned; by the engine from the draft when a one-phase
+    request asks for changes); after a round the judge decides (``decisions``), it gives the next
     round's tasks (``next_tasks``), as a model that knows its next step does; after a
     round the engine decides, the next round is planned by plan_tool_call, or by the
     engine from the draft."""
@@ -84,8 +85,8 @@ def phase_script(s: Scenario, settings: Settings, full: bool = False) -> Queues:
     first = tasks_of(rounds[0][2])
     if len(s.rounds) > 1:  # the phase planner gives the first tasks with the phases
         queues["phase_planner"] = [_phases(s, first, full)]
-    else:  # a simple one-phase request is not phase-planned: plan_tool_call plans round 1
-        queues["plan_tool_call"].append(_plan(first, full))
+    elif not s.changes_requested:  # a simple one-phase request is not phase-planned:
+        queues["plan_tool_call"].append(_plan(first, full))  # plan_tool_call plans round 1
     decided = decisions(s)
     queues["auto"] = phase_replies(s, settings, decided)
     for n, (p, r, calls) in enumerate(rounds):

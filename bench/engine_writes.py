@@ -10,7 +10,8 @@ prints it where a command sandbox exists (the ``computed_files`` assist): its fi
 skips the draft and makes its own call. The phase engine also asks the draft after a round
 when no write asked it yet: a read-only round of a request for changes
 (``engine_scripts.decisions``), or any round while the request names workspace files the
-run has not written (to tell the files to change from those it only reads). The draft's
+run has not written; a request for changes asks it before the first round, whose writes are
+the draft's files (``for_phase``) (to tell the files to change from those it only reads). The draft's
 reply then comes before the next write, which still makes its own call when its file is
 offered as a program, or after the round's writes: it gives the file just written, so
 nothing is left to write. Without the assist (``assists_off``) no file is offered as a
@@ -19,6 +20,7 @@ program.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bench.engine_scenarios import Call, Key, Scenario, authored_reply
@@ -65,6 +67,20 @@ def draft_round(s: Scenario) -> list[Call]:
             for spec in draft_writes([writes[0][1][1]["path"]])]
 
 
+def for_phase(s: Scenario) -> Scenario:
+    """The scenario as the phase engine runs it. A request for changes starts with the
+    draft's writes, with no Plan call (``PhaseRounds._draft``): the draft, which saw the
+    workspace's files, gives the file of the scenario's first write, so the run's work is
+    that one write; the reads the classic loop makes first are not needed. Raises
+    ``ValueError`` for a request for changes whose draft gives no file (not modelled)."""
+    if not s.changes_requested:
+        return s
+    first = draft_round(s)
+    if not first:
+        raise ValueError(f"{s.name}: the draft gives no file; the bench does not model that")
+    return replace(s, rounds=[[first]], failing=frozenset())
+
+
 def draft_reply(s: Scenario) -> tuple[Reply, set[str]]:
     """The one-shot draft's reply (the first write's own reply, which names its file) and
     the files it gives (none when that write fails or the scenario writes nothing)."""
@@ -80,14 +96,17 @@ def authoring_calls(s: Scenario, settings: Settings, decided: list[str] | None =
     """Every authoring call's reply in the order the engine asks for them, each with the
     write that asked it (``None``: the phase engine's draft after a round). ``decided``:
     who decides each round (``engine_scripts.decisions``) for the phase engine, which asks
-    the draft after a round when no write asked it yet and the round is read-only before
-    the draft's writes (``"draft"``) or the request names workspace files the run has not
-    written; ``None`` for the classic loop, which asks it only for a write. Raises
+    the draft before its first round when the request asks for changes (``for_phase``), or
+    after a round when no write asked it yet and the round is read-only before the draft's
+    writes (``"draft"``) or the request names workspace files the run has not written; ``None`` for the classic loop, which asks it only for a write. Raises
     ``ValueError`` where the draft would give a named file the scenario does not write."""
     reply, drafted = draft_reply(s)
     named = s.named_files() if decided is not None else []
     asked, started, written = False, set(), set()
     found: list[tuple[Key | None, Reply]] = []
+    if decided is not None and s.changes_requested:  # the phase engine's draft first
+        asked = True
+        found.append((None, reply))
     for n, (p, r, calls) in enumerate(numbered_rounds(s)):
         for level in levels(calls):
             for i, call in level:

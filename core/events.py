@@ -146,7 +146,7 @@ class TasksPlanned(Event):
     max_rounds: int
     reasoning: str
     tasks: list[dict[str, Any]]
-    mode: Literal["plan", "retry", "replan"] = "plan"
+    mode: Literal["plan", "retry", "replan", "draft"] = "plan"  # draft: no Plan call
 
 
 @dataclass(frozen=True)

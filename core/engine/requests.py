@@ -30,6 +30,8 @@ NEGATED_ZH = re.compile(r"(?:不要|不得|无需|不用|别)\S{0,4}?(?:修改|�
 CODE = re.compile(r"`[^`]*`|\b\w+\(")  # names in backticks, calls like add(
 SENTENCE_END = re.compile(r"[.!?;\n。！？；]")
 SAID_CHARS = 80
+FILE_EXTENSIONS = {"py", "md", "txt", "rst", "json", "yaml", "yml", "toml", "ini", "cfg", "csv",
+                   "tsv", "html", "css", "js", "ts", "sh", "sql", "xml", "log"}
 FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7})(?![\w/-])")
 
 
@@ -68,6 +70,22 @@ def named_files(text: str, root: Path) -> list[str]:
             continue
         if path.is_file():
             found.append(name)
+    return found
+
+
+def new_files(text: str, root: Path) -> list[str]:
+    """The files ``text`` names that the workspace does not hold yet ("write NOTES.md"), by
+    the common extensions of text and code files; test modules and names outside the
+    workspace left out. A method name such as ``str.split`` is not one."""
+    found: list[str] = []
+    base = root.resolve()
+    for match in FILE_NAME.finditer(text):
+        name = match.group(1)
+        path = (base / name).resolve()
+        if name in found or is_test_file(name) or not path.is_relative_to(base) \
+                or path.exists() or name.rsplit(".", 1)[-1].lower() not in FILE_EXTENSIONS:
+            continue
+        found.append(name)
     return found
 
 

@@ -52,6 +52,17 @@ def two_phase_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0) 
     ]
 
 
+NO_DRAFT: Reply = {"text": "I need to read the config before I can change the port."}
+
+
+def port_move_replies(**options: float | str) -> list[Reply]:
+    """``two_phase_replies`` for a request that asks for the change ("move the port"): the
+    one-shot draft the engine asks before phase 1's first round gives no file, so that round
+    is planned (the reads) as before."""
+    replies = two_phase_replies(**options)  # type: ignore[arg-type]
+    return [*replies[:2], NO_DRAFT, *replies[2:]]
+
+
 class RecordingEngine:
     """The real engine, with every event it streamed kept in ``events``."""
 

@@ -38,10 +38,13 @@ CSV = "".join(f"{n},value {n}\n" for n in range(40))
 
 
 def writes() -> list[Reply]:
-    """Phase 1 edits config.py and writes two new files; phase 2 edits config.py again. Both
-    rounds write and succeed: the engine settles them from the facts (no judge call)."""
+    """Phase 1 edits config.py and writes two new files; phase 2 edits config.py again. The
+    one-shot draft gives no file, so phase 1's round is planned (edits and writes with their
+    own content). Both rounds write and succeed: the engine settles them from the facts (no
+    judge call)."""
     return [analysis("Move the port and write notes", phases=2),
             phases((1, "Write", []), (2, "Adjust", [1])),
+            {"text": "Edit PORT in config.py and write the notes."},  # the draft: no file
             plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000",
                       new_text="PORT = 8080"),
                  task(2, "write_file", path="docs/notes.md", content=NOTES),

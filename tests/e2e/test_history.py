@@ -14,7 +14,7 @@ from core import events as ev
 from core.store.history import Store
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import count, js, run_dom, run_text, settle, submit, texts, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.scripted_runs import ScriptedFactory, port_move_replies, two_phase_replies
 from tests.e2e.windowtools import menu_action, open_conversation
 from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
@@ -44,7 +44,7 @@ def one_phase(goal: str, summary_md: str) -> list[dict]:
 
 def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: WindowMaker,
                                                    isolated_home: Path) -> None:
-    window = make_window(ScriptedFactory(two_phase_replies()))
+    window = make_window(ScriptedFactory(port_move_replies()))
     window.resize(700, 200)  # the finished phases end out of view, where the page skips them
     submit(qtbot, window, "Move the server to port 8080")
     wait_js(qtbot, window, FINISHED)
@@ -78,7 +78,7 @@ def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: Wi
 
 def test_follow_up_in_the_conversation_sends_memory_not_raw_text(
         qtbot: QtBot, make_window: WindowMaker) -> None:
-    factory = ScriptedFactory(two_phase_replies(),
+    factory = ScriptedFactory(port_move_replies(),
                               one_phase("Document the new port", "## Documented\n\n- README"))
     window = make_window(factory)
     submit(qtbot, window, "pls bump that port thing, marker-raw-7731")
@@ -201,7 +201,7 @@ def test_an_interrupted_run_replays_with_an_interrupted_footer(
 def test_export_the_last_run_as_json_and_markdown(qtbot: QtBot, make_window: WindowMaker,
                                                   monkeypatch: pytest.MonkeyPatch,
                                                   tmp_path: Path) -> None:
-    window = make_window(ScriptedFactory(two_phase_replies()))
+    window = make_window(ScriptedFactory(port_move_replies()))
     submit(qtbot, window, "Move the server to port 8080")
     wait_js(qtbot, window, FINISHED)
     target = {"path": tmp_path / "run.json"}
@@ -211,7 +211,7 @@ def test_export_the_last_run_as_json_and_markdown(qtbot: QtBot, make_window: Win
     exported = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     assert exported["format"] == "phasedesk-run/1"
     assert exported["run"]["request"] == "Move the server to port 8080"
-    assert len(exported["replies"]) == exported["run"]["llm_calls"] == 9
+    assert len(exported["replies"]) == exported["run"]["llm_calls"] == 10  # the draft's among them
     target["path"] = tmp_path / "run.md"
     menu_action(window, "Export last run as Markdown").trigger()
     markdown = (tmp_path / "run.md").read_text(encoding="utf-8")

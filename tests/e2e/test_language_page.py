@@ -1,6 +1,7 @@
-"""A Chinese request in the real page: the analysis shows its language, every model call is
-asked in Chinese and the summary comes back in Chinese (the clean write round is settled by
-the engine, whose Judge card says so), and the window is captured for a person to look at."""
+"""A Chinese request in the real page: the analysis shows its language, every structured model
+call is asked in Chinese (the one-shot draft gets the person's own words only) and the summary
+comes back in Chinese (the draft's clean write round is settled by the engine, whose Judge card
+says so), and the window is captured for a person to look at."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import js, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import Reply, ScriptedFactory
-from tests.support.script import analysis, judge, phases, plan, summary, task
+from tests.support.script import analysis, authored, judge, phases, plan, summary, task
 
 pytestmark = pytest.mark.gui
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -24,13 +25,12 @@ SUMMARY = ("## 端口已改为 8080\n\n本次运行完成了请求：\n- 读取�
 
 
 def chinese_run() -> list[Reply]:
-    """The model calls the request English; the page must still say Chinese."""
+    """The model calls the request English; the page must still say Chinese. The request asks
+    for a change: the one-shot draft (config.py) is round 1's write, with no Plan call."""
     return [analysis("把服务端口改成 8080", complexity="complex", language="English",
                      requirements=["config.py 里的 PORT 等于 8080"]),
             phases((1, "修改端口", [])),
-            plan(task(1, "read_file", path="config.py"),
-                 task(2, "edit_file", [1], path="config.py", old_text="PORT = 8000",
-                      new_text="PORT = 8080")),
+            authored("PORT = 8080\n", "config.py", before="这是修改后的文件："),
             summary(SUMMARY, highlights=["PORT 现在是 8080", "没有新增依赖"])]
 
 
@@ -58,8 +58,13 @@ def test_a_chinese_request_shows_its_language_and_a_chinese_summary(
     assert "PORT 现在是 8080" in js(qtbot, window,
                                   "document.querySelector('.message-summarizer').innerText")
     asked = [r["messages"][-1]["content"] for r in factory.models[0].requests]
+    stages = [c.stage for c in factory.engines[0].of("llm_call")]
+    assert stages == ["request_analyser", "phase_planner", "author", "summarizer"]
     assert len(asked) == 4 and all("in Chinese (简体中文), the person's language" in text
-                                   for text in asked)
+                                   for stage, text in zip(stages, asked) if stage != "author")
+    [draft] = [text for stage, text in zip(stages, asked) if stage == "author"]
+    assert draft.startswith(f"Request:\n{REQUEST}\n\n")  # the person's own words only
+    assert "the person's language" not in draft
 
     ARTIFACTS.mkdir(exist_ok=True)
     settle(qtbot, window, ms=400, top=True)

@@ -14,7 +14,7 @@ from core.config import Settings
 from core.llm.openai_client import OpenAIModel
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import count, js, submit, texts, wait_js
-from tests.e2e.scripted_runs import SUMMARY_MD, ScriptedFactory, two_phase_replies
+from tests.e2e.scripted_runs import SUMMARY_MD, ScriptedFactory, port_move_replies
 from tests.support.fake_openai import FakeOpenAI
 
 pytestmark = pytest.mark.gui
@@ -31,8 +31,8 @@ def seconds(text: str) -> int:
 
 def test_the_waiting_stage_and_its_timer_show_before_the_reply_arrives(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
-    replies = [{**reply, "delay_s": 0.2} for reply in two_phase_replies()]
-    replies[3]["delay_s"] = 3.5  # the first judge thinks for a while
+    replies = [{**reply, "delay_s": 0.2} for reply in port_move_replies()]
+    replies[4]["delay_s"] = 3.5  # the first judge thinks for a while
     factory = ScriptedFactory(replies)
     window = make_window(factory)
     submit(qtbot, window, "Move the server to port 8080")
@@ -41,7 +41,7 @@ def test_the_waiting_stage_and_its_timer_show_before_the_reply_arrives(
     assert texts(qtbot, window, f"{LIVE} .stage-label") == ["Judge · round 1"]
     first = seconds(texts(qtbot, window, f"{LIVE} .stage-time")[0])
     finished_calls = len(factory.last.of("llm_call"))
-    assert finished_calls == 3  # analyser, phase planner, plan: the judge is still out
+    assert finished_calls == 4  # analyser, phase planner, draft, plan: the judge is still out
     meter = texts(qtbot, window, ".run-live")[0]
     assert meter.startswith(f"🧠 {finished_calls}/")
     wait_js(qtbot, window, f"(() => {{ const t = document.querySelector('{LIVE} .stage-time');"
@@ -72,7 +72,7 @@ def test_a_streamed_summary_is_written_into_the_page_in_pieces(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     config.save(config.from_mapping({"provider": "openai", "model": "fake-model",
                                      "base_url": "http://127.0.0.1:9/v1"}))
-    replies = two_phase_replies()
+    replies = port_move_replies()
     replies[-1] = {**replies[-1], "stream": {"piece": 12, "delay_s": 0.12}}
     with FakeOpenAI(replies) as server:
         window = make_window(StreamingFactory(server))
@@ -102,7 +102,7 @@ def test_stop_during_a_streamed_summary_cuts_the_stream_and_ends_the_run(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     config.save(config.from_mapping({"provider": "openai", "model": "fake-model",
                                      "base_url": "http://127.0.0.1:9/v1"}))
-    replies = two_phase_replies()
+    replies = port_move_replies()
     replies[-1] = {**replies[-1], "stream": {"piece": 4, "delay_s": 0.15}}
     with FakeOpenAI(replies) as server:
         window = make_window(StreamingFactory(server))

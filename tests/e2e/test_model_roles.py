@@ -16,7 +16,7 @@ from core.config import Settings
 from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import click, count, js, submit, texts, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.scripted_runs import ScriptedFactory, port_move_replies
 from tests.e2e.windowtools import open_settings
 
 pytestmark = pytest.mark.gui
@@ -24,8 +24,6 @@ FINISHED = "document.querySelector('.run-footer') !== null"
 THINKING_FIELDS = ("thinking_base_url", "thinking_model", "thinking_api_key")
 THINKING_TOOLS = {"request_analyser", "phase_planner", "judge_tasks", "summarizer"}
 KEY = "sk-thinking-test-3333333333"
-
-
 def test_thinking_fields_appear_save_and_reload_with_the_key_kept_out_of_the_file(
         qtbot: QtBot, make_window: WindowMaker, isolated_home: Path) -> None:
     window = make_window()
@@ -65,11 +63,12 @@ def test_thinking_fields_appear_save_and_reload_with_the_key_kept_out_of_the_fil
 
 
 class RolesFactory(ScriptedFactory):
-    """Plan and Think answered by the main script, the thinking stages by a second model."""
+    """Plan, Think and the writing calls (a text reply) answered by the main script, the
+    thinking stages by a second model."""
 
     def __init__(self, replies: list[dict[str, Any]]) -> None:
-        thinking = [r for r in replies if r["tool"] in THINKING_TOOLS]
-        super().__init__([r for r in replies if r["tool"] not in THINKING_TOOLS])
+        thinking = [r for r in replies if r.get("tool") in THINKING_TOOLS]
+        super().__init__([r for r in replies if r.get("tool") not in THINKING_TOOLS])
         self.thinking = thinking
 
     def make_models(self, settings: Settings) -> tuple[Any, Any]:
@@ -78,18 +77,23 @@ class RolesFactory(ScriptedFactory):
 
 def test_the_inspector_shows_which_model_served_each_call(qtbot: QtBot,
                                                           make_window: WindowMaker) -> None:
-    factory = RolesFactory(two_phase_replies())
+    factory = RolesFactory(port_move_replies())  # a change: the draft (no file) comes first
     window = make_window(factory)
     submit(qtbot, window, "move the port")
     wait_js(qtbot, window, FINISHED)
     calls = factory.last.of("llm_call")
-    # analyse, phases, plan, judge, think, plan, judge, plan (a clean write: no judge), summary
+    # analyse, phases, the one-shot draft (no file, so round 1 is planned), plan, judge,
+    # think, plan, judge, plan (a clean write: no judge), summary
+    assert [c.stage for c in calls] == [
+        "request_analyser", "phase_planner", "author", "plan", "judge", "think", "plan",
+        "judge", "plan", "summarizer"]
     assert [c.model for c in calls] == [
-        "judge-model (thinking)", "judge-model (thinking)", "scripted", "judge-model (thinking)",
-        "scripted", "scripted", "judge-model (thinking)", "scripted", "judge-model (thinking)"]
+        "judge-model (thinking)", "judge-model (thinking)", "scripted", "scripted",
+        "judge-model (thinking)", "scripted", "scripted", "judge-model (thinking)", "scripted",
+        "judge-model (thinking)"]
 
     click(qtbot, window, ".calls-toggle")
-    assert count(qtbot, window, ".call") == 9
+    assert count(qtbot, window, ".call") == 10
     assert texts(qtbot, window, ".call-stage") == [c.stage.replace("_", " ") for c in calls]
     assert texts(qtbot, window, ".call-head .call-model") == [c.model for c in calls]
     assert js(qtbot, window, "document.querySelectorAll('.call-model')[0].title") == \

@@ -10,19 +10,17 @@ from pytestqt.qtbot import QtBot
 from core import config
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import count, js, settle, submit, texts, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.scripted_runs import ScriptedFactory, port_move_replies, two_phase_replies
 from tests.support.script import analysis, judge, phases, plan, summary, task
 
 pytestmark = pytest.mark.gui
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 FINISHED = "document.querySelector('.run-footer') !== null"
-
-
 def test_two_phase_run_renders_cards_judges_and_one_summary(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     config.save(config.from_mapping({"provider": "openai", "model": "qwen2.5-coder-32b",
                                      "base_url": "http://127.0.0.1:8000/v1"}))
-    factory = ScriptedFactory(two_phase_replies())
+    factory = ScriptedFactory(port_move_replies())
     window = make_window(factory)
     submit(qtbot, window, "Move the server to port 8080")
     wait_js(qtbot, window, FINISHED)
@@ -99,7 +97,7 @@ def test_task_card_expands_to_show_arguments_and_result(qtbot: QtBot,
 
 def test_stop_during_a_round_shows_stopping_then_the_summary(qtbot: QtBot,
                                                             make_window: WindowMaker) -> None:
-    factory = ScriptedFactory(two_phase_replies(delay_judge_s=30))
+    factory = ScriptedFactory(port_move_replies(delay_judge_s=30))
     window = make_window(factory)
     submit(qtbot, window, "Move the server to port 8080")
     wait_js(qtbot, window, "document.querySelectorAll('.task.status-done').length >= 2")

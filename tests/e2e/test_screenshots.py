@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, js, settle, submit, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.scripted_runs import ScriptedFactory, port_move_replies
 from tests.e2e.windowtools import open_conversation
 from tests.support.script import analysis, authored, judge, phases, plan, summary, task
 
@@ -29,20 +29,18 @@ def short_run(goal: str) -> list[dict]:
 
 
 def change_run(goal: str) -> list[dict]:
-    """A request for a change: a round of reads the engine goes on from (nothing is written
-    yet) by asking the draft and writing the file it gives, health.py: a clean write the
-    engine settles from the facts."""
+    """A request for a change: round 1 writes the file the one-shot draft gives, health.py
+    (no Plan call): a clean write the engine settles from the facts."""
     return [analysis(goal, complexity="complex"), phases((1, "Add it", [])),
-            plan(task(1, "read_file", path="config.py"), task(2, "list_files")),
             authored("def health() -> dict[str, str]:\n    return {'status': 'ok'}\n",
                      "health.py"),
-            summary(f"## {goal}\n\n- looked at `config.py`\n- wrote `health.py`")]
+            summary(f"## {goal}\n\n- wrote `health.py`")]
 
 
 def test_screenshots_of_the_inspector_and_the_conversation_list(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     factory = ScriptedFactory(change_run("Health check"), short_run("Slow tests"),
-                              two_phase_replies())
+                              port_move_replies())
     window = make_window(factory)
     window.resize(1280, 860)
     for n, request in enumerate(REQUESTS):
@@ -57,7 +55,7 @@ def test_screenshots_of_the_inspector_and_the_conversation_list(
     ARTIFACTS.mkdir(exist_ok=True)
 
     click(qtbot, window, ".calls-toggle")
-    click(qtbot, window, ".call-head", 2)
+    click(qtbot, window, ".call-head", 3)  # the Plan call, after the draft's
     assert count(qtbot, window, ".call.open .msg") >= 3
     js(qtbot, window, "(() => { document.querySelector('.call.open').scrollIntoView("
                       "{block: 'start'}); document.getElementById('timeline').scrollTop -= 60;"

@@ -92,7 +92,7 @@ def test_a_killed_app_leaves_a_run_that_replays_as_interrupted(
         qtbot: QtBot, make_window: WindowMaker, isolated_home: Path, demo_workspace: Path,
         tmp_path: Path) -> None:
     script = json.loads(DEMO.read_text(encoding="utf-8"))
-    script["replies"][5]["delay_s"] = 120  # the second judge never answers in time
+    script["replies"][6]["delay_s"] = 120  # the second judge never answers in time
     slow = tmp_path / "slow.json"
     slow.write_text(json.dumps(script), encoding="utf-8")
     env = {**os.environ, "PHASEDESK_HOME": str(isolated_home), "QT_QPA_PLATFORM": "offscreen",

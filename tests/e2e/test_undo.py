@@ -51,9 +51,11 @@ def snapshot(folder: Path) -> Snapshot:
 
 
 def write_and_edit() -> list[Reply]:
-    """One round: edit config.py and create docs/notes.md (and its folder); the engine
-    settles the clean write round from the facts, so no judge is asked."""
+    """One round: edit config.py and create docs/notes.md (and its folder). The one-shot
+    draft gives no file, so the round is planned (an edit and a write with its own content);
+    the engine settles the clean write round from the facts, so no judge is asked."""
     return [analysis("Move the port and write notes", complexity="complex"), phases((1, "Change", [])),
+            {"text": "Edit PORT in config.py and write the notes."},  # the draft: no file
             plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000",
                       new_text="PORT = 8080"),
                  task(2, "write_file", path="docs/notes.md", content="# Notes\n\nPort 8080.\n")),

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, js, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory
-from tests.support.script import analysis, authored, judge, plan, summary, task
+from tests.support.script import analysis, authored, judge, summary
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
@@ -26,7 +26,6 @@ def _port_run() -> list[dict]:
     return [analysis("Set the port", requirements=[
                 {"requirement": "PORT is 8080", "quote": "Set PORT to 8080"},
                 {"requirement": "Close all existing connections", "quote": ""}]),
-            plan(task(1, "write_file", path="config.py", instruction="PORT = 8080")),
             authored("PORT = 8080\n", "config.py"),
             summary("PORT is now 8080. I tested it and all checks pass.")]
 
@@ -72,7 +71,6 @@ def test_a_write_waiting_for_approval_shows_its_diff_and_denial_leaves_the_file(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     script = [analysis("Set the port", requirements=[
                   {"requirement": "PORT is 8080", "quote": "Set PORT to 8080"}]),
-              plan(task(1, "write_file", path="config.py", instruction="PORT = 8080")),
               authored("PORT = 8080\n", "config.py"),
               judge([], [1], completed=False, action="end_phase", summary="The write was denied.",
                     reason="the person denied the write"),

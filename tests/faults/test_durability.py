@@ -1,5 +1,10 @@
 """Durability and Stop on the real headless process: SIGKILL at random points, Stop during a
-long command, Stop twice."""
+long command, Stop twice.
+
+"write the files" asks for changes, so the phase engine asks the one-shot draft before round 1:
+the writing script's draft gives no file, so its rounds are planned as the script says. The
+Stop tests ask for no change ("wait for the command"), so their round is planned at once.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +30,17 @@ from tests.support.proc_tree import (alive, holding, require_sandbox, token, wai
 
 SEED = 20261121
 KILLS = 20
+WAIT = "wait for the command"  # asks for no change: no draft before the command's round
+
+
+def drafted_writing_script() -> dict[str, Any]:
+    """``writing_script`` with the one-shot draft's reply (no file, so the writes are planned
+    as before) after the phase plan, paused like every other reply."""
+    script = writing_script()
+    draft = {"text": "I will write a.txt and b.txt, then edit and overwrite them.",
+             "delay_s": script["replies"][0]["delay_s"]}
+    script["replies"].insert(2, draft)
+    return script
 
 
 def fresh_workspace(folder: Path) -> Path:
@@ -67,7 +84,7 @@ def test_sigkill_at_20_random_points_keeps_history_and_files_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "home"
     monkeypatch.setenv("PHASEDESK_HOME", str(home))  # the checkpoints of the killed runs
-    reference = Headless(home, fresh_workspace(tmp_path / "reference"), writing_script())
+    reference = Headless(home, fresh_workspace(tmp_path / "reference"), drafted_writing_script())
     assert reference.finish() == 0, reference.stderr()
     total = len(reference.events())
     assert [e["kind"] for e in reference.events()][-2:] == ["summary", "run_finished"]
@@ -80,7 +97,7 @@ def test_sigkill_at_20_random_points_keeps_history_and_files_whole(
         ws = fresh_workspace(tmp_path / f"ws-{attempt}")
         after, pause = rng.randint(1, total - 4), rng.uniform(0.0, 0.12)
         context = f"seed {SEED}, attempt {attempt}: killed {pause:.3f} s after event {after}"
-        run = Headless(home, ws, writing_script())
+        run = Headless(home, ws, drafted_writing_script())
         run.wait_for(after)
         time.sleep(pause)  # the random kill point, not a synchronisation
         assert run.kill() == -signal.SIGKILL, f"{context}: it ended by itself"
@@ -131,7 +148,8 @@ def test_stop_during_a_long_command_ends_its_tree_within_2_s_and_summarises(
     ws = tmp_path / "ws"
     ws.mkdir()
     mark = token()
-    run = Headless(tmp_path / "home", ws, command_script(f"sh -c 'sleep {mark} & wait' & wait"))
+    run = Headless(tmp_path / "home", ws, command_script(f"sh -c 'sleep {mark} & wait' & wait"),
+                   request=WAIT)
     run.wait_for(kind="task_started")
     tree = wait_for_sleepers(mark, 1)
     assert len(tree) >= 4 and all(alive(pid) for pid in tree)
@@ -150,7 +168,8 @@ def test_stop_during_a_long_command_ends_its_tree_within_2_s_and_summarises(
 def test_stop_twice_quickly_ends_at_once_with_a_fallback_summary(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
-    run = Headless(tmp_path / "home", ws, command_script("sleep 30", summary_delay_s=20))
+    run = Headless(tmp_path / "home", ws, command_script("sleep 30", summary_delay_s=20),
+                   request=WAIT)
     run.wait_for(kind="task_started")
     run.stop()
     run.wait_for(kind="task_finished")  # two signals sent at once would arrive as one

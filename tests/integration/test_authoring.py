@@ -2,7 +2,12 @@
 file in a separate plain-text call, and the engine writes what the fenced block holds —
 through both engines, with the scripted model. The first write of a file is its draft (the
 one-shot prompt: the person's words and the files); a later write is told the person's words
-first and the plan's note second, and replaces what the run wrote only on better evidence."""
+first and the plan's note second, and replaces what the run wrote only on better evidence.
+
+In the phase engine a request to change files starts with the draft: the first round writes
+the files the one-shot reply gives, with no Plan call. Where a test needs a planned round,
+the one-shot reply gives no file (``NO_FILE``): the first round is planned then, and the first
+write of a file the request names is asked for alone, framed as the model alone would be."""
 
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ STUB = "def slugify(text):\n    raise NotImplementedError\n\n\ndef words(text):\
 SOLVED = ("import re\n\n\ndef slugify(text):\n    return re.sub(r'[^a-z0-9]+', '-', "
           "text.lower()).strip('-')\n\n\ndef words(text):\n    return text.split()\n")
 ASK = "Implement slugify(text): lower case, runs of other characters become one dash."
+NO_FILE = {"text": "slugify should use re.sub."}  # a one-shot reply that gives no file
 
 
 @pytest.fixture
@@ -30,11 +36,11 @@ def of(events: list, kind: str) -> list:
     return [e for e in events if e.kind == kind]
 
 
-def test_the_plan_names_the_file_and_the_draft_call_writes_it(ws: Path) -> None:
+def test_the_draft_call_writes_the_file_the_request_names(ws: Path) -> None:
+    """The first round is the draft's write (no Plan call): the one-shot reply's file is
+    written as its fenced block holds it."""
     events, model = run([
-        analysis("Implement slugify in textutils.py"),
-        plan(task(1, "read_file", path="textutils.py"),
-             task(2, "write_file", [1], path="textutils.py", instruction=ASK)),
+        analysis("Make slugify turn text into URL slugs"),
         authored(SOLVED, "textutils.py"),
         summary("## Done\n\nslugify is implemented in textutils.py."),
     ], ws, request="Implement slugify in textutils.py")
@@ -42,7 +48,7 @@ def test_the_plan_names_the_file_and_the_draft_call_writes_it(ws: Path) -> None:
     write = [e for e in of(events, "task_finished") if e.tool == "write_file"][0]
     assert write.status == "done" and "textutils.py parses" in write.result
     assert write.result.endswith("The draft: what the model alone wrote for the request.")
-    call = model.requests[2]
+    call = model.requests[1]
     assert call["tools"] == [] and call["tool_choice"] is None
     assert call["temperature"] == 0.0 and call["max_tokens"] >= 800
     # the draft is the one-shot prompt: what the model alone would be asked, the person's
@@ -52,19 +58,16 @@ def test_the_plan_names_the_file_and_the_draft_call_writes_it(ws: Path) -> None:
     assert prompt.startswith("Request:\nImplement slugify in textutils.py\n\n"
                              "The project folder holds these files:\n\ntextutils.py\n")
     assert STUB in prompt  # the file as it is now
-    assert ASK not in prompt and "[Goal]" not in prompt and "Results this" not in prompt
+    assert "URL slugs" not in prompt and "[Goal]" not in prompt and "Results this" not in prompt
     assert [e.stage for e in of(events, "llm_call")] == [
-        "request_analyser", "plan", "author", "summarizer"]  # no judge after a clean write
+        "request_analyser", "author", "summarizer"]  # no plan before, no judge after
     stages = [e for e in of(events, "stage_started") if e.stage == "author"]
     assert stages[0].detail == "draft"
+    planned = of(events, "tasks_planned")[0]
+    assert [(t["tool"], t["arguments"]["path"]) for t in planned.tasks] == [
+        ("write_file", "textutils.py")]
     judged = of(events, "judged")[0]
     assert judged.by_engine and judged.user_summary.startswith("Decided from the facts:")
-    plan_schema = model.requests[1]["tools"][0]["function"]["parameters"]
-    branches = {b["properties"]["tool"]["enum"][0]: b for b in
-                plan_schema["properties"]["tasks"]["items"]["anyOf"]}
-    assert set(branches["write_file"]["properties"]["arguments"]["properties"]) == {
-        "path", "instruction"}
-    assert "edit_file" not in branches
     assert model.remaining == 0 and events[-1].outcome == "succeeded"
 
 
@@ -72,8 +75,8 @@ def test_a_reply_without_a_block_fails_the_task_and_the_next_try_is_told_why(ws:
     write = task(1, "write_file", path="textutils.py", instruction=ASK)
     events, model = run([
         analysis("Implement slugify in textutils.py"),
-        plan(write),
         {"text": "Sure! I would use re.sub to replace the characters."},  # the one-shot draft
+        plan(write),  # the draft gave no file: the first round is planned
         {"text": "Use re.sub with a character class."},  # textutils.py asked for alone
         judge([], [1], completed=False, action="retry_failed", reason="nothing was written"),
         plan(task(1, "write_file", path="textutils.py", instruction=ASK + " Reply in a block.")),
@@ -94,14 +97,13 @@ def test_a_reply_without_a_block_fails_the_task_and_the_next_try_is_told_why(ws:
         in retry_prompt
     assert (ws / "textutils.py").read_text() == SOLVED
     assert [e.stage for e in of(events, "llm_call")] == [
-        "request_analyser", "plan", "author", "author", "judge", "plan", "author", "summarizer"]
+        "request_analyser", "author", "plan", "author", "judge", "plan", "author", "summarizer"]
 
 
 def test_python_that_does_not_parse_is_never_reported_done(ws: Path) -> None:
     events, model = run([
         analysis("Implement slugify in textutils.py"),
-        plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
-        authored("def slugify(text):\n    return text.lower(\n"),  # the draft
+        authored("def slugify(text):\n    return text.lower(\n"),  # the draft: the first round
         authored("def slugify(text):\n    return text.lower(\n"),  # the repair
         authored("def slugify(text):\n    return text.lower(\n"),  # the repair sent back
         judge([1]),  # the judge calls it done; the record says otherwise
@@ -113,7 +115,7 @@ def test_python_that_does_not_parse_is_never_reported_done(ws: Path) -> None:
     assert "line 2" in write.error
     assert (ws / "textutils.py").read_text() == STUB
     assert [e.stage for e in of(events, "llm_call")] == [
-        "request_analyser", "plan", "author", "author", "author", "judge", "think", "summarizer"]
+        "request_analyser", "author", "author", "author", "judge", "think", "summarizer"]
     assert model.remaining == 0 and events[-1].outcome == "failed"
 
 
@@ -125,7 +127,7 @@ def test_a_long_file_is_changed_with_search_replace_blocks(ws: Path) -> None:
     events, model = run([
         analysis("Make f7 return 'seven'"),
         plan(task(1, "write_file", path="big.py", instruction="f7 returns 'seven'")),
-        reply, judge([1]), summary("## Done\n\nf7 returns 'seven' now."),
+        reply, summary("## Done\n\nf7 returns 'seven' now."),  # the clean write: no judge
     ], ws, request="Make f7 in big.py return 'seven'")
     assert of(events, "task_finished")[0].status == "done"
     assert (ws / "big.py").read_text() == body.replace("return 7\n", "return 'seven'\n", 1)
@@ -169,16 +171,24 @@ def test_the_classic_loop_never_reports_a_broken_write_done(ws: Path) -> None:
 def test_a_write_without_instruction_or_content_is_repaired_not_run(ws: Path) -> None:
     events, model = run([
         analysis("Implement slugify"),
+        NO_FILE,  # the first round is planned
         plan(task(1, "write_file", path="textutils.py")),
         plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
         authored(SOLVED),
         summary("## Done\n\nImplemented slugify."),
     ], ws, request="Implement slugify in textutils.py")
-    repair = model.requests[2]["messages"]
+    # the Plan call offers write_file with a path and an instruction, and no edit_file
+    plan_schema = model.requests[2]["tools"][0]["function"]["parameters"]
+    branches = {b["properties"]["tool"]["enum"][0]: b for b in
+                plan_schema["properties"]["tasks"]["items"]["anyOf"]}
+    assert set(branches["write_file"]["properties"]["arguments"]["properties"]) == {
+        "path", "instruction"}
+    assert "edit_file" not in branches
+    repair = model.requests[3]["messages"]
     assert any("missing required field 'instruction'" in str(m.get("content")) for m in repair)
     assert (ws / "textutils.py").read_text() == SOLVED
     assert [e.stage for e in of(events, "llm_call")] == [
-        "request_analyser", "plan", "plan", "author", "summarizer"]
+        "request_analyser", "author", "plan", "plan", "author", "summarizer"]
     assert model.remaining == 0
 
 
@@ -186,18 +196,17 @@ def test_a_broken_draft_is_repaired_with_what_the_engine_found(ws: Path) -> None
     uses_re = "def slugify(text):\n    return re.sub('[^a-z]+', '-', text.lower())\n"
     events, model = run([
         analysis("Implement slugify in textutils.py"),
-        plan(task(1, "write_file", path="textutils.py", instruction=ASK)),
         authored("def slugify(text:\n    return text\n"),  # the draft does not parse
         authored(uses_re),  # the repair parses, but uses a name nothing defines: sent back
         authored(SOLVED),
         summary("## Done\n\nslugify is implemented."),
     ], ws, request="Implement slugify in textutils.py")
-    repair = model.requests[3]["messages"][-1]["content"]
+    repair = model.requests[2]["messages"][-1]["content"]
     assert repair.startswith("Request:\nImplement slugify in textutils.py\n\ntextutils.py:\n")
     assert "def slugify(text:" in repair
     assert "This version of textutils.py was run against checks, and these failed:" in repair
     assert "not valid Python" in repair and "line 1" in repair
-    sent_back = model.requests[4]["messages"]
+    sent_back = model.requests[3]["messages"]
     assert sent_back[-2]["role"] == "assistant" and uses_re in sent_back[-2]["content"]
     assert sent_back[-1]["content"].startswith("The file you wrote has problems:")
     assert "undefined name at line 2: re" in sent_back[-1]["content"]
@@ -206,7 +215,7 @@ def test_a_broken_draft_is_repaired_with_what_the_engine_found(ws: Path) -> None
     assert (ws / "textutils.py").read_text() == SOLVED  # the repair parses: it replaced the draft
     assert "A repair: the draft failed a check the repair passes." in write.result
     assert [e.stage for e in of(events, "llm_call")] == [
-        "request_analyser", "plan", "author", "author", "author", "summarizer"]
+        "request_analyser", "author", "author", "author", "summarizer"]
     assert model.remaining == 0 and events[-1].outcome == "succeeded"
 
 
@@ -227,21 +236,23 @@ def test_with_authoring_off_the_tools_take_content_and_exact_edits(ws: Path) -> 
 def test_a_later_write_from_a_plan_sketch_comes_after_the_words_and_is_not_taken(
         ws: Path) -> None:
     sketch = "def slugify(text):\n    return text.replace(' ', '-')\n"
+    ask = f"{ASK} It is in textutils.py."  # named: its first write is the draft
     events, model = run([
         analysis("Implement slugify in textutils.py"),
+        NO_FILE,  # the first round is planned
         plan(task(1, "write_file", path="textutils.py", instruction="implement slugify"),
              task(2, "read_file", path="missing.py")),
-        authored(SOLVED),  # the draft
+        authored(SOLVED),  # the draft: textutils.py asked for alone
         judge([1], [2], completed=False, action="replan", summary="The read failed."),
         plan(task(1, "write_file", path="textutils.py", instruction=sketch)),
         authored(sketch),  # a later write, no better on any evidence: not taken
         judge([1]),
         summary("## Done\n\nslugify is implemented."),
-    ], ws, request=ASK)
-    draft = model.requests[2]["messages"][-1]["content"]
-    assert draft.startswith(f"Request:\n{ASK}\n\n") and "implement slugify" not in draft
-    later = model.requests[5]["messages"][-1]["content"]
-    assert later.startswith(f"The person asked:\n{ASK}\n\n")
+    ], ws, request=ask)
+    draft = model.requests[3]["messages"][-1]["content"]
+    assert draft.startswith(f"Request:\n{ask}\n\n") and "implement slugify" not in draft
+    later = model.requests[6]["messages"][-1]["content"]
+    assert later.startswith(f"The person asked:\n{ask}\n\n")
     assert ("The plan's note for this step (where it differs from the person's words above, "
             "the person's words win):") in later
     assert later.index(ASK) < later.index("text.replace(' ', '-')") and SOLVED in later
@@ -256,17 +267,19 @@ def test_a_write_planned_beside_a_search_runs_after_it(tmp_path: Path) -> None:
     """count-todos with the 1.5B model: the search and the write of the count were planned
     side by side without a dependency; the write ran at once and wrote 0 (the search: 2).
     The write now runs after the search; its draft is what the model alone is asked, with the
-    offer to compute the count with a program."""
+    offer to compute the count with a program. (The one-shot reply gives no file here, so the
+    first round is planned.)"""
     ws = one_file_workspace(tmp_path, "app.py", "# TODO: one\nx = 1  # TODO: two\n")
     request = "Count the lines containing TODO and write the number into todo_count.txt."
     events, model = run([
         analysis("Count the TODO lines into todo_count.txt"),
+        {"text": "I would search for TODO and count the lines."},  # the one-shot: no file
         plan(task(1, "search_code", pattern="TODO"),
              task(2, "write_file", path="todo_count.txt", instruction="the number of lines")),
         authored("2\n", "todo_count.txt"),
         summary("## Done\n\ntodo_count.txt holds 2."),
     ], ws, request=request)
-    prompt = model.requests[2]["messages"][-1]["content"]
+    prompt = model.requests[3]["messages"][-1]["content"]
     assert prompt.startswith(f"Request:\n{request}\n\nThe project folder holds these files:")
     assert "\n\ntodo_count.txt does not exist yet." in prompt
     assert "reply with a Python program" in prompt and "the number of lines" not in prompt
@@ -283,13 +296,15 @@ def test_a_write_planned_beside_a_search_runs_after_it(tmp_path: Path) -> None:
 def test_a_write_whose_reply_was_cut_off_is_planned_again_and_runs(tmp_path: Path) -> None:
     """largest-file with the 1.5B model: the authoring reply was cut off at its limit, and
     the plans that asked for the same write again were held back as repeats; the phase
-    ended without report.txt."""
+    ended without report.txt. (The same model's one-shot reply is cut off too: it gives no
+    file, so the first round is planned.)"""
     ws = one_file_workspace(tmp_path, "notes.md", "# notes\n")
     (ws / "data").mkdir()
     (ws / "data" / "beta.txt").write_text("b" * 41, encoding="utf-8")
     write = task(1, "write_file", path="report.txt", instruction="name and size of the file")
     events, model = run([
         analysis("Report the largest file"),
+        {"text": "report.txt\n```text\ndata/largest_file.txt\n1234567890"},  # the one-shot
         plan(write),
         {"text": "```text\ndata/largest_file.txt\n12345678901234567890"},
         judge([1]),  # "complete", although the write failed: Think settles it
@@ -301,6 +316,6 @@ def test_a_write_whose_reply_was_cut_off_is_planned_again_and_runs(tmp_path: Pat
     finished = [(e.round, e.status) for e in of(events, "task_finished")]
     assert finished == [(1, "failed"), (2, "done")]
     assert (ws / "report.txt").read_text() == "data/beta.txt\n41\n"
-    retry = model.requests[6]["messages"][-1]["content"]
+    retry = model.requests[7]["messages"][-1]["content"]
     assert "cut off" in retry
     assert model.remaining == 0 and events[-1].outcome == "succeeded"

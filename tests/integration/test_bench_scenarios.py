@@ -12,7 +12,9 @@ computed_files assist): both ways are run. A run asks the one-shot draft at most
 the first write of a file not offered as a program, after a read-only round before the
 draft's writes, or — the phase engine only — after a round whose every write was offered as
 a program while the request names workspace files the run has not written (the late draft,
-which tells the files to change from those the request only reads).
+which tells the files to change from those the request only reads). The phase engine asks
+it before anything else when the request asks for changes, and its first round is the
+draft's writes (``for_phase``): the report scenarios are one write there.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import pytest
 
 from bench.engine_runs import ENGINES, bench_settings, run_one
 from bench.engine_scenarios import DRAFT_INSTRUCTION, Call, Scenario, scenarios
-from bench.engine_writes import program_offered
+from bench.engine_writes import for_phase, program_offered
 
 
 def settled_by_engine(s: Scenario) -> list[bool]:
@@ -76,15 +78,17 @@ def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full:
     machine without a command sandbox. The draft is asked once where a write, a read-only
     round or (phase engine) a request naming workspace files asks it, else never; after a
     write's own call exactly where the late draft is due (``late_draft``)."""
-    rounds = [(p, r) for p, phase in enumerate(scenario.rounds, start=1)
-              for r in range(1, len(phase) + 1)]
-    settled = settled_by_engine(scenario)
-    offered = program_offered_in(assists_off)
-    drafted_by_a_write = any(not offered(path) for path in writes(scenario))
-    late = late_draft(scenario, assists_off)
-    draft_round = any(settled[n] and not writes(scenario, [[calls]])
-                      for n, calls in enumerate(c for phase in scenario.rounds for c in phase))
     for engine in ENGINES:
+        ran = for_phase(scenario) if engine == "phase" else scenario
+        rounds = [(p, r) for p, phase in enumerate(ran.rounds, start=1)
+                  for r in range(1, len(phase) + 1)]
+        settled = settled_by_engine(ran)
+        offered = program_offered_in(assists_off)
+        drafted_by_a_write = any(not offered(path) for path in writes(ran))
+        first = engine == "phase" and ran.changes_requested
+        late = late_draft(ran, assists_off) and not first
+        draft_round = any(settled[n] and not writes(ran, [[calls]])
+                          for n, calls in enumerate(c for phase in ran.rounds for c in phase))
         run = run_one(scenario, engine, full, assists_off)
         stages, drafts = run.model.stages, run.model.drafts
         assert not run.model.left_over() and not run.model.unscripted
@@ -94,8 +98,11 @@ def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full:
             assert [by_engine for _, _, by_engine in run.cards] == settled
             assert stages.count("judge_tasks") == settled.count(False)
             assert stages[0] == "request_analyser" and stages[-1] == "summarizer"
-            assert len(drafts) == (drafted_by_a_write or late or draft_round)
+            assert len(drafts) == (drafted_by_a_write or late or draft_round or first)
             first_authoring = stages.index("auto") if "auto" in stages else len(stages)
             assert (bool(drafts) and drafts[0] > first_authoring) == late
+            # a request for changes: the draft comes before any plan, and no Plan call is made
+            assert (first and "plan_tool_call" not in stages
+                    and drafts[0] == first_authoring) or not first
         else:  # the classic loop asks the draft only for a write
             assert len(drafts) == drafted_by_a_write

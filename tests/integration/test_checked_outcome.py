@@ -1,8 +1,8 @@
 """Both engines' outcomes are checked against the same facts: a request to change files in
 which no write succeeded is never `succeeded`, and a search is no evidence that a function
-was implemented; a write whose facts are clean (it parses, the workspace's tests pass) is
-decided by the engine, and otherwise the judge gets the facts of each write and of the
-tests."""
+was implemented; the draft's write (round 1 of a request to change files, no Plan call) whose
+facts are clean (it parses, the workspace's tests pass) is decided by the engine, and
+otherwise the judge gets the facts of each write and of the tests."""
 
 from __future__ import annotations
 
@@ -34,13 +34,14 @@ def test_a_phase_run_that_only_searched_is_not_succeeded_whatever_the_judge_says
     events, _ = run([
         analysis("Implement slugify", requirements=["slugify(text) is implemented",
                                                      "words are joined by dashes"]),
+        {"text": "slugify belongs in textutils.py."},  # the draft gives no file: round 1 is planned
         plan(task(1, "search_code", pattern="slugify")),
         judge([1]),  # the judge ends the phase as complete
         reply,
     ], ws, request=REQUEST, max_rounds_per_phase=1)
     final, finished = events[-2], events[-1]
     assert [e.stage for e in events if e.kind == "llm_call"] == [
-        "request_analyser", "plan", "judge", "summarizer"]
+        "request_analyser", "author", "plan", "judge", "summarizer"]
     assert finished.outcome == "failed" and final.outcome == "failed"
     assert [r["status"] for r in final.requirements] == ["failed", "failed"]
     assert all(r["evidence"] == "No file was changed." for r in final.requirements)
@@ -75,10 +76,8 @@ def with_test(ws: Path) -> None:
         encoding="utf-8")
 
 
-WRITE_AND_TEST = plan(
-    task(1, "write_file", path="textutils.py", instruction="implement slugify"),
-    task(2, "run_command", [1], command="python3 -m pytest -q -p no:cacheprovider "
-         "test_textutils.py"))
+RUN_TESTS = task(1, "run_command", command="python3 -m pytest -q -p no:cacheprovider "
+                "test_textutils.py")
 
 
 def test_a_write_that_passes_the_tests_is_decided_by_the_engine(ws: Path) -> None:
@@ -86,17 +85,16 @@ def test_a_write_that_passes_the_tests_is_decided_by_the_engine(ws: Path) -> Non
     solved = "def slugify(text):\n    return '-'.join(text.lower().split())\n"
     events, model = run([
         analysis("Implement slugify"),
-        WRITE_AND_TEST,
-        authored(solved),
+        authored(solved, "textutils.py"),  # the draft: round 1 writes it, no Plan call
         summary("## Done\n\nslugify is implemented and its test passes."),
     ], ws, request=REQUEST)
-    plan_prompt = "\n".join(str(m["content"]) for m in model.requests[1]["messages"])
-    assert "The workspace has tests" in plan_prompt and "-m pytest -q" in plan_prompt
+    draft_prompt = model.requests[1]["messages"][-1]["content"]
+    assert "test_textutils.py\n```python\nfrom textutils import slugify" in draft_prompt
     write = [e for e in events if e.kind == "task_finished"][0]
     assert "textutils.py parses" in write.result
     assert "Checked: the workspace's tests: 1 test pass" in write.result
     assert [e.stage for e in events if e.kind == "llm_call"] == [
-        "request_analyser", "plan", "author", "summarizer"]  # no judge: the facts decide
+        "request_analyser", "author", "summarizer"]  # no plan, no judge: the facts decide
     judged = [e for e in events if e.kind == "judged"][0]
     assert judged.by_engine and judged.user_summary.startswith("Decided from the facts:")
     assert events[-1].outcome == "succeeded" and events[-1].verification == "verified"
@@ -108,21 +106,26 @@ def test_the_judge_gets_the_facts_of_a_write_and_of_the_tests(ws: Path) -> None:
     wrong = "def slugify(text):\n    return text.lower()\n"
     events, model = run([
         analysis("Implement slugify"),
-        WRITE_AND_TEST,
-        authored(wrong),  # the draft fails the workspace's test
+        {"text": "I would look at the tests first."},  # the draft gives no file
+        plan(task(1, "write_file", path="textutils.py", instruction="join words by dashes")),
+        authored(wrong, "textutils.py"),  # the planned write fails the workspace's test
         authored(wrong),  # the repair the engine asks for fails it alike
-        judge([1, 2], completed=False, action="end_phase"),
+        judge([1], completed=False, action="continue_phase", next_tasks=[RUN_TESTS]),
+        judge([], [1], completed=False, action="end_phase"),
         think(False, False),
         summary("## Not done\n\nslugify does not join words by dashes yet."),
-    ], ws, request=REQUEST, max_rounds_per_phase=1)
-    repair = model.requests[3]["messages"][-1]["content"]
+    ], ws, request=REQUEST, max_rounds_per_phase=2)
+    repair = model.requests[4]["messages"][-1]["content"]
     assert "the workspace's tests: 1 of 1 tests fail" in repair
     assert "assert 'a b' == 'a-b'" in repair
-    judge_prompt = model.requests[4]["messages"][-1]["content"]
-    assert "textutils.py parses" in judge_prompt
-    assert "tests: 1 failed" in judge_prompt
+    write_judged = model.requests[5]["messages"]  # round 1: the planned write
+    assert "textutils.py parses" in write_judged[-1]["content"]
+    assert "Checked: the workspace's tests: 1 of 1 tests fail" in write_judged[-2]["content"]
+    tests_judged = model.requests[6]["messages"][-1]["content"]  # round 2: the test command
+    assert "tests: 1 failed" in tests_judged
     assert [e.stage for e in events if e.kind == "llm_call"] == [
-        "request_analyser", "plan", "author", "author", "judge", "think", "summarizer"]
+        "request_analyser", "author", "plan", "author", "author", "judge", "judge", "think",
+        "summarizer"]
     assert model.remaining == 0
     assert events[-1].outcome != "succeeded" and events[-1].verification == "failing"
     assert (ws / "textutils.py").read_text() == wrong

@@ -168,7 +168,9 @@ def test_yes_never_says_an_approval_is_needed(tmp_path: Path, isolated_home: Pat
 def test_a_stopped_run_exits_130(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
-    run = Headless(tmp_path / "home", ws, command_script("sleep 30"))
+    # a request that asks no change: round 1 is the planned command, not the one-shot draft
+    run = Headless(tmp_path / "home", ws, command_script("sleep 30"),
+                   request="wait for the command")
     run.wait_for(kind="task_started")
     run.stop()  # SIGINT, as Ctrl+C sends
     assert run.finish() == 130, run.stderr()

@@ -2,7 +2,12 @@
 list) may be written by a program: the authoring reply gives a ```python block that prints
 the content, the engine runs it in a sandboxed copy of the workspace and writes what it
 printed (count-todos with the 1.5B model: its search listed 6 TODO lines, and the file it
-wrote said 0)."""
+wrote said 0).
+
+The first round of such a request is the draft's write: the one-shot reply guesses the file
+(``GUESS``), and since the data file may be computed, the write asks for it alone with the
+offer of a program (the guess is not what is written). Without a sandbox there is no offer:
+the one-shot reply's file is written as it stands."""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ import pytest
 
 from core.events import FileChanged, TaskFinished
 from core.tools import sandbox
-from tests.support.script import analysis, authored, judge, plan, run, summary, task
+from tests.support.script import analysis, authored, judge, of, plan, run, summary, task
 
 COUNT = ("import os\n\ncount = 0\nfor root, dirs, files in os.walk('.'):\n"
          "    for name in files:\n"
@@ -20,6 +25,7 @@ COUNT = ("import os\n\ncount = 0\nfor root, dirs, files in os.walk('.'):\n"
          "            count += sum('TODO' in line for line in handle)\n"
          "print(count)\n")
 ASK = "Count the lines containing TODO in all files and write just that number into count.txt."
+GUESS = authored("0\n", "count.txt", language="text")  # the one-shot reply's guess
 
 
 @pytest.fixture
@@ -32,10 +38,11 @@ def ws(tmp_path: Path) -> Path:
 
 
 def write_run(ws: Path, reply: dict, *, more: list | None = None, **settings: object):
+    """The draft's round: the one-shot reply's guess, then count.txt asked for alone
+    (``reply``)."""
     return run([
         analysis("Write the TODO count into count.txt"),
-        plan(task(1, "search_code", pattern="TODO"),
-             task(2, "write_file", path="count.txt", instruction="the number of TODO lines")),
+        GUESS,
         reply,
         *(more or [summary("## Done\n\ncount.txt holds the count.")]),
     ], ws, request=ASK, **settings)
@@ -52,6 +59,8 @@ def test_the_program_the_reply_gives_computes_the_file(ws: Path) -> None:
     assert write.status == "done"
     assert "Computed: the content is what this program gave" in write.result
     assert "os.walk('.')" in write.result  # the person and the judge see how it was worked out
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "author", "author", "summarizer"]
     prompt = model.requests[2]["messages"][-1]["content"]  # the draft: the person's words
     assert prompt.startswith(f"Request:\n{ASK}\n\nThe project folder holds these files:\n\n")
     assert "\n\ncount.txt does not exist yet.\n\n" in prompt  # the draft sees the workspace
@@ -91,8 +100,8 @@ def test_the_program_runs_off_the_workspace(ws: Path) -> None:
 def test_a_program_that_fails_writes_nothing_and_the_next_try_is_told_why(ws: Path) -> None:
     broken = "print(open('missing.txt').read())\n"
     events, model = write_run(ws, authored(broken, "count.txt"), more=[
-        judge([1], [2], completed=False, action="retry_failed", reason="count.txt failed"),
-        plan(task(3, "write_file", path="count.txt", instruction="the number of TODO lines")),
+        judge([], [1], completed=False, action="retry_failed", reason="count.txt failed"),
+        plan(task(2, "write_file", path="count.txt", instruction="the number of TODO lines")),
         authored("3\n", "count.txt", language="text"),
         summary("## Done\n\ncount.txt holds 3."),
     ])
@@ -124,12 +133,13 @@ def test_a_python_file_is_never_computed(ws: Path) -> None:
     content, and the prompt offers no program."""
     events, model = run([
         analysis("Write a script that prints the count"),
-        plan(task(1, "write_file", path="count.py", instruction="print the TODO count")),
-        authored(COUNT, "count.py"),
+        authored(COUNT, "count.py"),  # the one-shot draft: written as it stands
         summary("## Done\n\ncount.py prints the count."),
     ], ws, request="Write count.py that prints the number of TODO lines")
     assert (ws / "count.py").read_text() == COUNT
-    assert "program" not in model.requests[1 + 1]["messages"][-1]["content"]
+    assert "program" not in model.requests[1]["messages"][-1]["content"]
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "author", "summarizer"]  # no second call offering a program
     assert "Computed" not in finished_write(events).result
 
 
@@ -137,8 +147,14 @@ def test_without_a_sandbox_no_program_is_offered_or_run(
         ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sandbox, "availability", lambda: sandbox.Availability(
         False, reason="bwrap was not found"))
-    events, model = write_run(ws, authored(COUNT, "count.txt"))
-    assert "program" not in model.requests[2]["messages"][-1]["content"]
+    events, model = run([
+        analysis("Write the TODO count into count.txt"),
+        authored(COUNT, "count.txt"),  # the one-shot draft: no file is asked for alone
+        summary("## Done\n\ncount.txt holds the count."),
+    ], ws, request=ASK)
+    assert "program" not in model.requests[1]["messages"][-1]["content"]
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "author", "summarizer"]
     assert (ws / "count.txt").read_text() == COUNT  # as the reply gave it: nothing ran
     assert "Computed" not in finished_write(events).result
 

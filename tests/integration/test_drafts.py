@@ -2,7 +2,13 @@
 file the request names sends exactly the one-shot prompt; a later candidate replaces it only on
 the engine's own evidence; requirements the person did not state are assumptions; a plan that
 creates files the request never mentions while the named file is untouched is refused; a round
-the facts settle needs no judge call; the analysis's language is a human language."""
+the facts settle needs no judge call; the analysis's language is a human language.
+
+A request to change files starts with the draft: the first round writes the files the one-shot
+reply gives, with no Plan call. Where a test needs a planned round (a plan to review, a read
+that fails, the plan's prompt), the one-shot reply gives no file (``NO_FILE``): the first round
+is planned then, and the first write of a file the request names is asked for alone, framed as
+the model alone would be asked."""
 
 from __future__ import annotations
 
@@ -10,15 +16,16 @@ from pathlib import Path
 
 import bench.evals.oneshot
 from core.engine.authoring.draft import oneshot_messages
+from core.engine.phase.rounds import DRAFT_ROUND
 from core.tools.text_files import collect
-from tests.support.script import analysis, authored, files_workspace, judge, of, plan, run, \
-    summary, task
+from tests.support.script import analysis, authored, files_workspace, judge, of, phases, plan, \
+    run, summary, task, think
 
 STUB = "def add(a, b):\n    raise NotImplementedError\n"
 DRAFT = "def add(a, b):\n    return a + b\n"
 OTHER = "def add(a, b):\n    return sum([a, b])\n"
 ASK = "Implement add(a, b) in calc.py so it returns the sum."
-
+NO_FILE = {"text": "add should return a + b."}  # a one-shot reply that gives no file
 
 
 def test_the_first_write_of_a_named_file_sends_the_one_shot_prompt(tmp_path: Path) -> None:
@@ -26,14 +33,11 @@ def test_the_first_write_of_a_named_file_sends_the_one_shot_prompt(tmp_path: Pat
     expected = oneshot_messages(ASK, collect(ws))
     events, model = run([
         analysis("Implement add"),
-        plan(task(1, "write_file", path="calc.py",
-                  instruction="Make add print the sum of a and b")),
-        authored(DRAFT, "calc.py"),
+        authored(DRAFT, "calc.py"),  # the first round: the draft's files, no Plan call
         summary("add is implemented."),
     ], ws, request=ASK)
-    draft = model.requests[2]
+    draft = model.requests[1]
     assert draft["messages"] == expected  # the person's words and the files, nothing else
-    assert "print" not in draft["messages"][1]["content"]  # the plan's paraphrase is not sent
     assert draft["temperature"] == 0.0 and draft["tools"] == []
     assert (ws / "calc.py").read_text() == DRAFT
     # the evaluation's one-shot baseline builds its prompt with the very same function
@@ -42,14 +46,63 @@ def test_the_first_write_of_a_named_file_sends_the_one_shot_prompt(tmp_path: Pat
     assert "The draft: what the model alone wrote for the request." in finished.result
 
 
+def test_a_planned_first_write_of_a_named_file_sends_the_one_shot_prompt_not_the_plans_words(
+        tmp_path: Path) -> None:
+    """Where a plan comes before the first write (the phase planner's first tasks), the
+    write still sends exactly the one-shot prompt: the plan's paraphrase is not sent."""
+    ws = files_workspace(tmp_path, {"calc.py": STUB, "notes.md": "# notes\n"})
+    expected = oneshot_messages(ASK, collect(ws))
+    events, model = run([
+        analysis("Implement add", complexity="complex"),
+        phases((1, "Implement add", []), first_tasks=[
+            task(1, "write_file", path="calc.py",
+                 instruction="Make add print the sum of a and b")]),
+        authored(DRAFT, "calc.py"),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "phase_planner", "author", "summarizer"]
+    draft = model.requests[2]
+    assert draft["messages"] == expected
+    assert "print" not in draft["messages"][1]["content"]  # the plan's paraphrase is not sent
+    assert (ws / "calc.py").read_text() == DRAFT
+
+
+def test_a_named_file_whose_draft_passes_takes_three_calls_and_no_plan(tmp_path: Path) -> None:
+    """The draft first: analysis, the one-shot draft, the summary; the first round is the
+    draft's write, planned by the engine, and the clean write ends the phase."""
+    ws = files_workspace(tmp_path, {"calc.py": STUB})
+    events, model = run([
+        analysis("Implement add"),
+        authored(DRAFT, "calc.py"),
+        summary("add is implemented."),
+    ], ws, request=ASK)
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "author", "summarizer"]
+    assert len(model.requests) == 3 and model.remaining == 0
+    called = [t["function"]["name"] for r in model.requests for t in r["tools"] or []]
+    assert "plan_tool_call" not in called
+    planned = of(events, "tasks_planned")
+    assert len(planned) == 1 and planned[0].reasoning == DRAFT_ROUND
+    assert planned[0].reasoning.startswith("The draft first")
+    assert [(t["tool"], t["arguments"]["path"]) for t in planned[0].tasks] == [
+        ("write_file", "calc.py")]
+    judged = of(events, "judged")
+    assert [(j.by_engine, j.next_action, j.phase_completed) for j in judged] == [
+        (True, "end_phase", True)]
+    assert (ws / "calc.py").read_text() == DRAFT
+    assert of(events, "run_finished")[0].outcome == "succeeded"
+
+
 def test_a_later_candidate_without_better_evidence_does_not_replace_the_draft(
         tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, model = run([
         analysis("Implement add"),
+        NO_FILE,  # the first round is planned
         plan(task(1, "write_file", path="calc.py", instruction="implement add"),
              task(2, "read_file", path="missing.py")),
-        authored(DRAFT, "calc.py"),
+        authored(DRAFT, "calc.py"),  # the draft: calc.py asked for alone
         judge([1], [2], completed=False, action="replan", summary="Read failed."),
         plan(task(1, "write_file", path="calc.py", instruction="use sum() instead")),
         authored(OTHER, "calc.py"),
@@ -58,9 +111,12 @@ def test_a_later_candidate_without_better_evidence_does_not_replace_the_draft(
     ], ws, request=ASK)
     assert (ws / "calc.py").read_text() == DRAFT
     assert len(of(events, "file_changed")) == 1
+    first = [e for e in of(events, "task_finished")
+             if e.round == 1 and e.tool == "write_file"][0]
+    assert "The draft: what the model alone wrote for the request." in first.result
     second = [e for e in of(events, "task_finished") if e.round == 2][0]
     assert second.status == "done" and second.result.startswith("kept calc.py as it was")
-    later = model.requests[5]["messages"][1]["content"]
+    later = model.requests[6]["messages"][1]["content"]
     assert later.startswith(f"The person asked:\n{ASK}")  # the person's words come first
     assert later.index(ASK) < later.index("The plan's note for this step")
 
@@ -73,18 +129,17 @@ def test_a_repair_replaces_the_draft_only_when_more_of_the_workspaces_tests_pass
     wrong = "def add(a, b):\n    return a * b\n"
     events, model = run([
         analysis("Implement add"),
-        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
         authored(wrong, "calc.py"),
         authored(DRAFT, "calc.py", before="Fixed:"),
         summary("add is implemented and all tests pass."),
     ], ws, request=ASK)
     assert (ws / "calc.py").read_text() == DRAFT
-    repair = model.requests[3]["messages"][1]["content"]
+    repair = model.requests[2]["messages"][1]["content"]
     assert repair.startswith(f"Request:\n{ASK}") and "test_add" in repair
     assert "A repair: the draft failed a check the repair passes." in of(
         events, "task_finished")[0].result
-    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan", "author",
-                                                         "author", "summarizer"]
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "author", "author",
+                                                         "summarizer"]
     final = of(events, "summary")[0]
     assert (final.verification, final.verification_line) == ("verified", "2 tests pass")
     assert "all tests pass" in final.final_summary  # true, so it stands
@@ -98,7 +153,6 @@ def test_a_repair_that_does_no_better_leaves_the_draft(tmp_path: Path) -> None:
     worse = "def add(a, b):\n    return a - b\n"
     events, _ = run([
         analysis("Implement add"),
-        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
         authored(wrong, "calc.py"),
         authored(worse, "calc.py"),
         judge([1], completed=False, action="end_phase", reason="the tests fail"),
@@ -117,6 +171,7 @@ def test_an_ungrounded_requirement_is_an_assumption_listed_after_the_requirement
         analysis("Implement add", requirements=[
             {"requirement": "Handle both integer and floating-point inputs", "quote": ""},
             {"requirement": "add returns the sum", "quote": "so it returns the sum"}]),
+        NO_FILE,  # the first round is planned: the plan's prompt shows the analysis
         plan(task(1, "write_file", path="calc.py", instruction="implement add")),
         authored(DRAFT, "calc.py"),
         summary("add is implemented."),
@@ -124,7 +179,9 @@ def test_an_ungrounded_requirement_is_an_assumption_listed_after_the_requirement
     analysed = of(events, "request_analysed")[0]
     assert analysed.requirements == ["add returns the sum"]
     assert analysed.assumptions == ["Handle both integer and floating-point inputs"]
-    structured = model.requests[1]["messages"][1]["content"]
+    assert "floating-point" not in str(model.requests[1]["messages"])  # the one-shot: words only
+    assert model.requests[2]["tools"][0]["function"]["name"] == "plan_tool_call"
+    structured = model.requests[2]["messages"][1]["content"]
     assert structured.index("[Requirements] add returns the sum") < structured.index(
         "[Assumptions, not stated by the person")
     final = of(events, "summary")[0]
@@ -140,6 +197,7 @@ def test_a_plan_creating_an_unmentioned_file_while_the_named_one_is_untouched_is
     ask = "Calculate the Hamming distance between two DNA strands in hamming.py."
     events, model = run([
         analysis("Hamming distance"),
+        NO_FILE,  # the first round is planned
         plan(task(1, "write_file", path="dna_strands/distance.txt",
                   instruction="the distance of the strands")),
         authored("def distance(a, b):\n    return sum(x != y for x, y in zip(a, b))\n",
@@ -155,15 +213,17 @@ def test_a_plan_creating_an_unmentioned_file_while_the_named_one_is_untouched_is
 
 
 def test_a_round_the_facts_settle_needs_no_judge_or_plan_call(tmp_path: Path) -> None:
+    """A first round that only read (here the phase planner's first tasks): the engine
+    decides it, asks the draft and writes its file, and decides that round too."""
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
-        analysis("Implement add"),
-        plan(task(1, "read_file", path="calc.py")),
+        analysis("Implement add", complexity="complex"),
+        phases((1, "Implement add", []), first_tasks=[task(1, "read_file", path="calc.py")]),
         authored(DRAFT, "calc.py"),  # the draft, asked after the reads: it writes calc.py
         summary("add is implemented."),
     ], ws, request=ASK)
     assert [c.stage for c in of(events, "llm_call")] == [
-        "request_analyser", "plan", "author", "summarizer"]
+        "request_analyser", "phase_planner", "author", "summarizer"]
     judged = of(events, "judged")
     assert [(j.by_engine, j.next_action, j.phase_completed) for j in judged] == [
         (True, "continue_phase", False), (True, "end_phase", True)]
@@ -178,10 +238,12 @@ def test_a_failed_task_still_goes_to_the_judge(tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
         analysis("Implement add"),
+        NO_FILE,  # the first round is planned
         plan(task(1, "write_file", path="calc.py", instruction="implement add"),
              task(2, "read_file", path="missing.py")),
         authored(DRAFT, "calc.py"),
         judge([1], [2], summary="The read failed but add is done."),
+        think(True, False, ""),  # a failed task leaves the verdict open: Think settles it
         summary("add is implemented."),
     ], ws, request=ASK)
     assert [c.stage for c in of(events, "llm_call")].count("judge") == 1
@@ -192,7 +254,6 @@ def test_a_programming_language_is_not_the_persons_language(tmp_path: Path) -> N
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, model = run([
         analysis("Implement add", language="Python"),  # as the 1.5B model answered
-        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
         authored(DRAFT, "calc.py"),
         summary("add is implemented."),
     ], ws, request=ASK)
@@ -235,11 +296,12 @@ def test_an_existing_data_file_is_edited_as_text_not_computed(tmp_path: Path) ->
     ws = files_workspace(tmp_path, {"config.json": '{"port": 8000}\n'})
     events, model = run([
         analysis("Rename the key"),
-        plan(task(1, "write_file", path="config.json", instruction="rename port to listen_port")),
         authored('{"listen_port": 8000}\n', "config.json", language="json"),
         summary("config.json renamed."),
     ], ws, request="Rename the key port to listen_port in config.json", assists_off="")
     assert (ws / "config.json").read_text() == '{"listen_port": 8000}\n'
-    draft = model.requests[2]["messages"][1]["content"]
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "author", "summarizer"]  # no second call with a program offer
+    draft = model.requests[1]["messages"][1]["content"]
     assert "reply with a Python program" not in draft
     assert draft.startswith("Request:\nRename the key port to listen_port in config.json")

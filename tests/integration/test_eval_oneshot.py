@@ -242,12 +242,16 @@ def test_engine_all_prints_the_three_side_by_side_in_one_table(tmp_path: Path) -
     assert rows[("ex-histogram", "oneshot")][4:7] == ["wrote", "1", "file"]
     assert all("max_tokens" in r["body"] for r in plain)
     assert "todo_count.txt" in (out / "oneshot" / "count-todos" / "reply.txt").read_text()
-    # the baseline's two calls, and for ex-histogram (whose histogram.py the request names)
-    # the phase engine's draft, which sends the baseline's very prompt, then histogram.py
-    # asked for alone (the draft reply held no block for it)
-    oneshot, draft, alone, baseline = plain
+    # the baseline's two calls; the phase engine's drafts, which send the baseline's very
+    # prompt before anything is planned; for count-todos, todo_count.txt asked for alone with
+    # the offer of a program (a data file, a command sandbox); for ex-histogram (whose
+    # histogram.py the request names, while the draft gave only todo_count.txt), histogram.py
+    # asked for alone in the planned round
+    todo_draft, todo_program, oneshot, draft, alone, baseline = plain
     request = select(["ex-histogram"])[0].request
     assert oneshot["body"]["messages"][1]["content"].startswith("Request:\nCount the lines")
+    assert todo_draft["body"]["messages"] == oneshot["body"]["messages"]
+    assert "todo_count.txt" in todo_program["body"]["messages"][-1]["content"]
     assert draft["body"]["messages"] == baseline["body"]["messages"]
     assert draft["body"]["max_tokens"] == baseline["body"]["max_tokens"]
     assert baseline["body"]["messages"][1]["content"].startswith(f"Request:\n{request}")

@@ -42,7 +42,8 @@ def test_recorded_three_phase_scenario_prints_progress_and_exits_0(tmp_path: Pat
     assert out.count("⚖️  judge") == 4 and "📝 ✓ succeeded · Summary (model)" in out
     # the two clean write rounds are decided by the engine, without a judge call
     assert out.count("     Decided from the facts: ") == 2
-    assert out.splitlines()[-1].startswith("■ Done · not verified (completed) · 9 LLM calls")
+    # 10 calls: the one-shot draft asked first gives no file, so round 1 is planned
+    assert out.splitlines()[-1].startswith("■ Done · not verified (completed) · 10 LLM calls")
     lines = out.splitlines()
     start = lines.index("  Requirements:") + 1
     requirements = lines[start:start + 3]
@@ -217,8 +218,9 @@ def test_dump_context_writes_each_calls_messages(tmp_path: Path, isolated_home: 
                     "--model-script", str(DEMO), "--dump-context", str(dump), REQUEST)
     assert done.returncode == 0
     files = sorted(dump.iterdir())
-    assert len(files) == 9  # the clean write rounds call no judge
+    assert len(files) == 10  # the draft is asked first; the clean write rounds call no judge
     assert files[0].name == "001-request_analyser.json" and files[-1].name.endswith("summarizer.json")
+    assert files[2].name == "003-author.json"  # the one-shot draft, before any Plan call
     first = json.loads(files[0].read_text())
     assert first["messages"][-1]["content"] == REQUEST
     assert [t["function"]["name"] for t in first["tools"]] == ["request_analyser"]

@@ -22,6 +22,7 @@ ZH = "Chinese (简体中文)"
 ASKED = "the person's language"
 CHINESE_ASK = f"in {ZH}, {ASKED}; code, paths and tool arguments stay as they are."
 ZH_REQUEST = "把 config.py 里的端口改成 8080，并在 NOTES.md 里记下来"
+ZH_QUESTION = "config.py 里的端口是多少？"
 EN_REQUEST = "Change the port in config.py to 8080 and note it in NOTES.md"
 
 
@@ -34,11 +35,13 @@ def ws(tmp_path: Path) -> Path:
 
 
 def every_stage(model_language: str = "English") -> list[dict[str, Any]]:
-    """Analysis, phase planner, a round of Plan/Judge/Think that reads, a round that writes
-    (its draft; the engine decides that clean round, no Judge or Think), the summary; the model
-    calls the request ``model_language``."""
+    """Analysis, phase planner, the one-shot draft (it gives no file, so the first round is
+    planned), a round of Plan/Judge/Think that reads, a round that writes (the file's own plain
+    authoring call; the engine decides that clean round, no Judge or Think), the summary; the
+    model calls the request ``model_language``."""
     return [analysis("把端口改成 8080", phases=2, language=model_language),
             phases((1, "读取", [], 1), (2, "修改", [1], 1)),
+            {"text": "先看看 config.py 再改。"},
             plan(task(1, "read_file", path="config.py")),
             judge([1], summary="读取了 config.py。"), think(True, False),
             plan(task(1, "write_file", path="config.py", instruction="set PORT to 8080")),
@@ -58,13 +61,14 @@ def test_a_chinese_request_asks_every_stage_for_chinese(ws: Path) -> None:
     events, model = run(every_stage("English"), ws, ZH_REQUEST, think_stage="always")
     assert of(events, "request_analysed")[0].language == ZH  # the script beat "English"
     calls = asked(model, events)
-    assert [stage for stage, _ in calls] == ["request_analyser", "phase_planner", "plan",
-                                             "judge", "think", "plan", "author", "summarizer"]
+    assert [stage for stage, _ in calls] == ["request_analyser", "phase_planner", "author",
+                                             "plan", "judge", "think", "plan", "author",
+                                             "summarizer"]
     fields = {"request_analyser": "clarification_questions", "phase_planner": "phase names",
               "plan": "task titles", "judge": "user_summary", "think": "next_round_strategy",
               "summarizer": "final_summary"}
     for stage, text in calls:
-        if stage == "author":  # the draft: the person's own words, nothing added
+        if stage == "author":  # the draft, the plain write: the person's own words only
             assert text.startswith(f"Request:\n{ZH_REQUEST}\n\n")
             assert ASKED not in text and "Do not translate" not in text
         else:
@@ -78,7 +82,7 @@ def test_an_english_request_adds_nothing_to_any_call(ws: Path) -> None:
     assert of(events, "request_analysed")[0].language == "English"
     everything = "".join(str(r["messages"]) for r in model.requests)
     assert ASKED not in everything and "Do not translate" not in everything
-    assert len(model.requests) == 8 and model.remaining == 0
+    assert len(model.requests) == 9 and model.remaining == 0
 
 
 def test_a_latin_request_keeps_the_language_the_model_names(ws: Path) -> None:
@@ -92,10 +96,12 @@ def test_a_latin_request_keeps_the_language_the_model_names(ws: Path) -> None:
 
 
 def test_without_an_analysis_the_script_alone_decides(ws: Path) -> None:
+    """A question (no change asked, so round 1 is planned, not drafted): every stage after the
+    failed analysis still asks for Chinese."""
     broken = {"tool": "request_analyser", "arguments": {"core_goal": ""}}
     events, model = run([broken, broken, plan(task(1, "read_file", path="config.py")),
                          judge([1], summary="读取了 config.py。"), summary("## 完成\n\n读取了配置文件。")],
-                        ws, ZH_REQUEST, max_rounds_per_phase=1)
+                        ws, ZH_QUESTION, max_rounds_per_phase=1)
     assert of(events, "request_analysed")[0].language == ZH
     calls = asked(model, events)
     assert [stage for stage, _ in calls] == ["request_analyser", "request_analyser", "plan",
@@ -106,14 +112,14 @@ def test_without_an_analysis_the_script_alone_decides(ws: Path) -> None:
 def test_the_classic_loop_asks_its_answer_and_summary_in_the_requests_language(
         ws: Path) -> None:
     read = {"tool_calls": [{"tool": "read_file", "arguments": {"path": "config.py"}}]}
-    events, model = run([read, {"text": "端口是 8000。"}], ws, "config.py 里的端口是多少？",
+    events, model = run([read, {"text": "端口是 8000。"}], ws, ZH_QUESTION,
                         use_phase_task=False)
     assert of(events, "summary")[0].final_summary == "端口是 8000。"
     systems = [r["messages"][0]["content"] for r in model.requests]
     assert len(systems) == 2 and all(s.endswith(f"Write your answer and summary {CHINESE_ASK}")
                                      for s in systems)
 
-    events, model = run([read, summary("## 端口\n\n端口是 8000。")], ws, "config.py 里的端口是多少？",
+    events, model = run([read, summary("## 端口\n\n端口是 8000。")], ws, ZH_QUESTION,
                         use_phase_task=False, max_iterations=1)
     assert [c.stage for c in of(events, "llm_call")] == ["classic", "summarizer"]
     assert model.requests[1]["messages"][-1]["content"].endswith(CHINESE_ASK)

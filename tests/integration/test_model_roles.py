@@ -1,4 +1,5 @@
-"""Model roles over the wire: the thinking stages on one endpoint, Plan and Think on another.
+"""Model roles over the wire: the thinking stages on one endpoint, the one-shot draft, Plan
+and Think on another.
 
 Two local OpenAI-compatible servers, the real ``openai`` client, models built from the
 settings exactly as the window and the headless run build them.
@@ -25,7 +26,8 @@ from tests.support.script import analysis, judge, phases, plan, settings, summar
 MAIN_KEY = "sk-main-key-0123456789abcdef"
 THINKING_KEY = "sk-thinking-key-0123456789abcdef"
 THINKING_TOOLS = ["request_analyser", "phase_planner", "judge_tasks", "summarizer"]
-MAIN_TOOLS = ["plan_tool_call", "plan_tool_call", "think"]
+MAIN_TOOLS = ["auto", "plan_tool_call", "plan_tool_call", "think"]  # "auto": the draft
+NO_DRAFT = {"text": "I will plan the work first."}  # the one-shot draft gives no file
 
 
 def role_settings(main: FakeOpenAI, thinking_url: str, **values: Any) -> Settings:
@@ -59,10 +61,11 @@ def authorization(request: dict[str, Any]) -> str:
 
 
 def two_phase_replies() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(main model's replies: plans and Think; thinking model's: analysis, phases, the
-    verdict, summary) of a two-phase run that writes notes.txt and reads it back. The clean
-    write round is decided by the engine; the read round goes to the judge."""
-    main = [plan(task(1, "write_file", path="notes.txt", content="hello from A")),
+    """(main model's replies: the one-shot draft, plans and Think; thinking model's:
+    analysis, phases, the verdict, summary) of a two-phase run that writes notes.txt and reads
+    it back. The draft gives no file, so the first round is planned; the clean write round is
+    decided by the engine; the read round goes to the judge."""
+    main = [NO_DRAFT, plan(task(1, "write_file", path="notes.txt", content="hello from A")),
             plan(task(1, "read_file", path="notes.txt")),
             think(True, False, "")]
     thinking = [analysis("Write and check the notes", phases=2),
@@ -92,8 +95,9 @@ def test_thinking_stages_reach_the_thinking_endpoint_and_plan_think_the_main_one
     served_main = f"main-model @ {host(main)}"
     served_thinking = f"judge-model @ {host(judge_server)} (thinking)"
     assert calls(events) == [("request_analyser", served_thinking),
-                             ("phase_planner", served_thinking), ("plan", served_main),
-                             ("plan", served_main), ("judge", served_thinking),
+                             ("phase_planner", served_thinking), ("author", served_main),
+                             ("plan", served_main), ("plan", served_main),
+                             ("judge", served_thinking),
                              ("think", served_main), ("summarizer", served_thinking)]
     assert [j.by_engine for j in events if j.kind == "judged"] == [True, False]
     final = [e for e in events if e.kind == "summary"][0]
@@ -105,7 +109,7 @@ def test_thinking_stages_reach_the_thinking_endpoint_and_plan_think_the_main_one
 
 def test_without_thinking_settings_every_call_goes_to_the_main_model(tmp_path: Path) -> None:
     replies = [analysis("Write and check the notes", phases=2),
-               phases((1, "Write", []), (2, "Check", [1])),
+               phases((1, "Write", []), (2, "Check", [1])), NO_DRAFT,
                plan(task(1, "write_file", path="notes.txt", content="only A")),
                plan(task(1, "read_file", path="notes.txt")),
                judge([1], completed=True, action="continue_phase"), think(True, False, ""),
@@ -116,8 +120,8 @@ def test_without_thinking_settings_every_call_goes_to_the_main_model(tmp_path: P
         events, _ = run_with(config, tmp_path)
 
     assert [r["stage"] for r in main.requests] == [
-        "request_analyser", "phase_planner", "plan_tool_call", "plan_tool_call", "judge_tasks",
-        "think", "summarizer"]
+        "request_analyser", "phase_planner", "auto", "plan_tool_call", "plan_tool_call",
+        "judge_tasks", "think", "summarizer"]
     assert {r["body"]["model"] for r in main.requests} == {"main-model"}
     assert {model for _, model in calls(events)} == {f"main-model @ {host(main)}"}
     assert events[-1].status == "completed"
@@ -179,7 +183,7 @@ def test_the_main_key_is_never_sent_to_another_thinking_host() -> None:
 
 
 def test_headless_jsonl_names_the_model_of_every_call(tmp_path: Path, isolated_home: Path) -> None:
-    main_replies = [plan(task(1, "write_file", path="notes.txt", content="headless"))]
+    main_replies = [NO_DRAFT, plan(task(1, "write_file", path="notes.txt", content="headless"))]
     thinking_replies = [analysis("Write the notes"), summary()]  # the engine decides the round
     with FakeOpenAI(main_replies) as main, FakeOpenAI(thinking_replies) as judge_server:
         done = headless(isolated_home, "--headless", "--jsonl", "--workspace", str(tmp_path),
@@ -191,6 +195,7 @@ def test_headless_jsonl_names_the_model_of_every_call(tmp_path: Path, isolated_h
     events = [json.loads(line) for line in done.stdout.splitlines()]
     served = [(e["stage"], e["model"]) for e in events if e["kind"] == "llm_call"]
     assert served == [("request_analyser", f"judge-model @ {host(judge_server)} (thinking)"),
+                      ("author", f"main-model @ {host(main)}"),
                       ("plan", f"main-model @ {host(main)}"),
                       ("summarizer", f"judge-model @ {host(judge_server)} (thinking)")]
     assert [e["by_engine"] for e in events if e["kind"] == "judged"] == [True]

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from core.events import RunFinished, Summary
-from tests.support.script import analysis, error, judge, of, phases, plan, run, summary, task
+from tests.support.script import (
+    analysis, authored, error, judge, of, phases, plan, run, summary, task)
 
 
 @pytest.fixture()
@@ -25,14 +26,13 @@ def ending(events: list) -> tuple[Summary, RunFinished]:
 
 TWO_REQUIREMENTS = ["Set the port in config.py to 8080", "Turn DEBUG off in config.py"]
 TWO_ASKED = "Set the port in config.py to 8080 and turn DEBUG off in config.py."
+NO_DRAFT = {"text": "I need to look at the files first."}  # no file: round 1 is planned
 
 
 def test_a_clean_run_succeeds_with_every_requirement_done(ws: Path) -> None:
     events, model = run([
         analysis("Configure the server", requirements=TWO_REQUIREMENTS),
-        plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080"),
-             task(2, "edit_file", [1], path="config.py", old_text="DEBUG = True",
-                  new_text="DEBUG = False")),
+        authored("PORT = 8080\nDEBUG = False\n", "config.py"),  # the draft: round 1 writes it
         summary("## Done\n\nThe port is 8080 and debug is off."),
     ], ws, request=TWO_ASKED)
     final, finished = ending(events)
@@ -40,20 +40,23 @@ def test_a_clean_run_succeeds_with_every_requirement_done(ws: Path) -> None:
     assert finished.status == "completed" and finished.outcome == "succeeded"
     assert final.outcome == "succeeded"
     assert finished.verification == "unverified" and finished.verification_line == "not verified"
-    # both edits were clean and nothing failed: the engine decided the round, not a judge call
+    # the draft's write was clean and nothing failed: the engine decided the round, not a judge
     verdict, = of(events, "judged")
     assert verdict.by_engine and verdict.user_summary.startswith("Decided from the facts:")
-    assert "judge" not in [c.stage for c in of(events, "llm_call")]
+    assert [c.stage for c in of(events, "llm_call")] == [
+        "request_analyser", "author", "summarizer"]
     assert [r["requirement"] for r in final.requirements] == TWO_REQUIREMENTS
     assert [r["status"] for r in final.requirements] == ["done", "done"]
     for entry in final.requirements:
-        assert "config.py written by task 2 in round 1 (edit_file config.py)." in entry["evidence"]
+        assert "config.py written by task 1 in round 1 (write_file config.py)." in \
+            entry["evidence"]
         assert "not verified" in entry["evidence"]
 
 
 def test_a_phase_that_fails_all_its_tasks_is_not_a_success(ws: Path) -> None:
     events, _ = run([
         analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"]),
+        NO_DRAFT,
         plan(task(1, "read_file", path="parser.py"),
              task(2, "edit_file", [1], path="parser.py", old_text="a", new_text="b")),
         judge([], [1, 2], completed=False, action="replan", level="planning",
@@ -78,6 +81,7 @@ def test_the_model_cannot_claim_a_requirement_the_record_contradicts(ws: Path) -
          "evidence": "fixed it"}]
     events, _ = run([
         analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"]),
+        NO_DRAFT,
         plan(task(1, "read_file", path="parser.py")),
         judge([1], completed=True, action="end_phase"),
         claimed,
@@ -95,6 +99,7 @@ def test_one_of_two_phases_done_is_partial(ws: Path) -> None:
         analysis("Configure", phases=2, requirements=["Set the port to 8080",
                                                        "Write the changelog NOTES.md"]),
         phases((1, "Port", []), (2, "Changelog", [1])),
+        NO_DRAFT,  # round 1 of phase 1 is planned: an edit, no authoring
         plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080")),
         plan(task(1, "read_file", path="NOTES.md")),
         judge([], [1], completed=False, action="end_phase", reason="no NOTES.md"),

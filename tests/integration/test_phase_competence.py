@@ -15,8 +15,8 @@ import pytest
 from core.engine.build import create_engine
 from core.engine.stages.schemas import SUMMARIZER
 from core.llm.scripted import ScriptedModel
-from tests.support.script import (analysis, judge, of, phases, plan, run, settings, summary,
-                                  task, think)
+from tests.support.script import (analysis, authored, judge, of, phases, plan, run, settings,
+                                  summary, task, think)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -204,7 +204,10 @@ def test_a_cut_off_summary_is_repaired_once_then_the_fallback_is_used(ws: Path) 
 
 
 def test_nobody_to_ask_means_the_run_goes_on_with_the_assumption(ws: Path) -> None:
+    # the one-shot draft asks back instead of writing a file, so round 1 is planned: the
+    # planner is the one told to go on with the request as written
     model = ScriptedModel([analysis("Fix it", questions=["Which file should change?"]),
+                           {"text": "Which file should I change?"},
                            plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000",
                                      new_text="PORT = 8080")),
                            summary()])  # the clean edit is decided by the engine
@@ -220,7 +223,7 @@ def test_nobody_to_ask_means_the_run_goes_on_with_the_assumption(ws: Path) -> No
     notice = [n.message for n in of(events, "notice") if n.stage == "request_analyser"]
     assert notice == ["The model asked for clarification (Which file should change?); nobody "
                       "can answer in this run, so the run continues with the request as it is."]
-    structured = model.requests[1]["messages"][1]["content"]
+    structured = model.requests[2]["messages"][1]["content"]
     assert "Unanswered questions (Which file should change?): proceed on the request as " \
            "written" in structured
 
@@ -237,8 +240,7 @@ def test_headless_yes_never_ends_asking_for_clarification(tmp_path: Path, ws: Pa
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"replies": [
         analysis("Fix it", questions=["Which file should change?"]),
-        plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000",
-                  new_text="PORT = 8080")),
+        authored("PORT = 8080\n", "config.py"),  # the draft first: round 1 writes config.py
         summary("Set the port to 8080.")]}))
     env = {**os.environ, "PHASEDESK_HOME": str(isolated_home)}
     env.pop("OPENAI_BASE_URL", None)

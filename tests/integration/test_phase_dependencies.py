@@ -30,6 +30,11 @@ def start() -> list[dict[str, Any]]:
                      requirements=REQUIREMENTS), PLANNED]
 
 
+# the one-shot draft, asked first in a request to change files, gives no file: phase 1's
+# first round is planned as the test needs
+NO_DRAFT = {"text": "I cannot write the parser without seeing its grammar first."}
+
+
 def claimed_summary(statuses: list[str]) -> dict[str, Any]:
     reply = summary("## Parser\n\n- phase 1 did not get done")
     reply["arguments"]["requirements"] = [
@@ -44,7 +49,7 @@ def ended(events: list) -> list[tuple[int, str]]:
 
 def test_phases_after_a_failed_phase_are_blocked_not_run(ws: Path) -> None:
     unknown = plan(task(1, "no_such_tool"))
-    events, model = run(start() + [unknown] * 4 + [
+    events, model = run(start() + [NO_DRAFT] + [unknown] * 4 + [
         claimed_summary(["failed", "failed", "failed"])], ws, request=REQUEST)
     assert model.remaining == 0  # no plan was asked for phases 2 and 3
     assert [e.phase_id for e in of(events, "phase_started")] == [1]
@@ -84,6 +89,7 @@ def test_a_phase_after_an_incomplete_phase_that_did_some_work_runs_and_is_told_w
         ws: Path) -> None:
     (ws / "parser.py").write_text("def parse(text):\n    return text.split()\n")
     events, model = run(start() + [
+        NO_DRAFT,
         plan(task(1, "read_file", path="parser.py"), task(2, "read_file", path="grammar.txt")),
         judge([1], [2], completed=False, action="end_phase", reason="grammar.txt is missing"),
         plan(task(1, "write_file", path="USAGE.md", content="Call parse(text).\n")),
@@ -92,13 +98,13 @@ def test_a_phase_after_an_incomplete_phase_that_did_some_work_runs_and_is_told_w
     assert model.remaining == 0
     assert ended(events) == [(1, "incomplete"), (2, "completed"), (3, "completed")]
     assert (ws / "USAGE.md").read_text() == "Call parse(text).\n"
-    second_plan = model.requests[4]["messages"]
+    second_plan = model.requests[5]["messages"]
     intro = next(m["content"] for m in second_plan
                  if m["role"] == "user" and "Phase 2 of 3" in str(m["content"]))
     assert ("This phase depends on phase 1 (Build parser module), which ended incomplete: "
             "1 of 2 task(s) done; grammar.txt is missing.") in intro
     assert "(read_file, failed): " in intro and "grammar.txt" in intro
-    third_plan = model.requests[5]["messages"]
+    third_plan = model.requests[6]["messages"]
     assert "Phase 3 of 3" in str(third_plan)
     assert not any("which ended incomplete" in str(m["content"]) for m in third_plan)
     assert not [e for e in of(events, "notice") if "blocked" in e.message]

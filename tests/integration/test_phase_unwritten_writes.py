@@ -64,6 +64,7 @@ def test_a_write_the_person_denied_does_not_keep_the_phase_open(ws: Path) -> Non
     async def answered() -> list:
         model = ScriptedModel([
             analysis("Write a note"),
+            {"text": "A short note saying hello."},  # the one-shot draft gives no file
             plan(task(1, "write_file", path="note.txt", content="hello")),
             judge([1], summary="The person did not want the note."),
             think(True, False, ""),

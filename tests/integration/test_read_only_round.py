@@ -4,9 +4,11 @@ Scripted after the 1.5B Qwen's recorded run of the ``ex-query-string`` exercise 
 listed and read query.py four times; the phase ended stalled and the stub was never written).
 The recording itself can no longer be replayed: the engine now decides a read-only round of a
 request to change files without a judge call (and so without Think), so the recorded judge
-and Think replies would answer Plan calls. The scripts keep the recorded plans, request and
-workspace, and check what a person sees: the file on disk, the task the engine planned, and
-the run's outcome.
+and Think replies would answer Plan calls; and the first round of a request to change files
+is now the draft's write, not a Plan call. A first round that only reads still happens where
+the phase planner hands the first tasks: the script gives the recorded plan's reads as those.
+The scripts keep the recorded reads, request and workspace, and check what a person sees: the
+file on disk, the task the engine planned, and the run's outcome.
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from core.engine.requests import named_files
+from core.engine.requests import named_files, new_files
 from core.engine.build import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
-from tests.support.script import analysis, authored, of, plan, settings, summary, task
+from tests.support.script import analysis, authored, of, phases, plan, settings, summary, task
 
 TRANSCRIPT = Path(__file__).resolve().parents[1] / "support" / "transcripts" / "ex-query-string"
 SOLUTION = '''"""URL query strings."""
@@ -73,15 +75,19 @@ SEARCH = task(3, "search_code", pattern="parse_query(text)", path="query.py")
 
 def stalled_plans() -> list[dict[str, Any]]:
     """The recorded run's analysis goal and its plans: list and read, then the same with a
-    search, then that again (the engine decides the read-only rounds itself)."""
-    return [analysis(GOAL), plan(*READS), plan(*READS, SEARCH), plan(*READS, SEARCH)]
+    search, then that again (the engine decides the read-only rounds itself). The first
+    plan's reads come as the phase planner's first tasks (a Plan call would not be asked:
+    the first round of a request to change files is the draft's write)."""
+    return [analysis(GOAL, complexity="complex"),
+            phases((1, "Implement query.py", []), first_tasks=list(READS)),
+            plan(*READS, SEARCH), plan(*READS, SEARCH)]
 
 
 def test_after_a_read_only_round_the_engine_writes_the_files_the_draft_gives(
         tmp_path: Path) -> None:
-    """The recorded plans only listed and read query.py: after the first such round the
+    """The recorded reads only listed and read query.py: after the first such round the
     engine asks the draft (the one-shot prompt) and writes the file it gives, with no judge
-    and no further Plan call (the later recorded plans are never asked for)."""
+    and no Plan call (the later recorded plans are never asked for)."""
     folder = workspace(tmp_path)
     request = (TRANSCRIPT / "request.txt").read_text().strip()
     events, model = replay(stalled_plans()[:2] + [
@@ -90,8 +96,10 @@ def test_after_a_read_only_round_the_engine_writes_the_files_the_draft_gives(
     namespace: dict[str, Any] = {}
     exec((folder / "query.py").read_text(), namespace)
     assert namespace["parse_query"]("?a=1&&b=2&a=3") == {"a": ["1", "3"], "b": ["2"]}
-    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan", "author",
-                                                         "summarizer"]
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "phase_planner",
+                                                         "author", "summarizer"]
+    first = of(events, "tasks_planned")[0]
+    assert [t["tool"] for t in first.tasks] == ["list_files", "read_file"]  # only reads
     draft = model.requests[2]["messages"]
     assert draft[0]["content"].startswith("You are an expert programmer")
     assert draft[1]["content"].startswith(f"Request:\n{request}")
@@ -123,3 +131,10 @@ def test_named_files_are_the_workspace_files_a_text_names(tmp_path: Path) -> Non
     text = ("Implement parse_query in query.py (see src/app.py, test_query.py, ../outside.py, "
             "missing.py, e.g. this); query.py again.")
     assert named_files(text, tmp_path) == ["query.py", "src/app.py"]
+
+
+def test_new_files_are_the_files_a_text_names_that_do_not_exist_yet(tmp_path: Path) -> None:
+    (tmp_path / "config.py").write_text("")
+    text = ("Set the port in config.py, then write NOTES.md and docs/usage.md; call str.split "
+            "and Money.add, e.g. this; add test_notes.py and ../outside.md; NOTES.md again.")
+    assert new_files(text, tmp_path) == ["NOTES.md", "docs/usage.md"]

@@ -28,7 +28,9 @@ REQUEST = "Write hello.txt saying hello from the model"
 
 def stages() -> dict[str, list[dict[str, Any]]]:
     """The model's replies for a request that writes one file, on either engine (the clean
-    write round is decided by the engine: no judge request)."""
+    write round is decided by the engine: no judge request). The phase engine asks the
+    one-shot draft first: a plain call without tools (stage ``"plain"``), which the fakes
+    answer "pong", a reply that gives no file, so the first round is planned."""
     return {"request_analyser": [analysis("Write hello.txt")],
             "phase_planner": [phases((1, "Write", []))],
             "plan_tool_call": [plan(task(1, "write_file", **WRITE))],
@@ -132,8 +134,10 @@ def test_every_call_is_sampled_at_the_set_temperature(
     assert (tmp_path / "hello.txt").read_text() == WRITE["content"]
     sent_by_stage = {(r["stage"], r["body"].get("temperature")) for r in server.requests}
     assert {stage for stage, _ in sent_by_stage} >= {"phasedesk_probe", "request_analyser",
-                                                      "plan_tool_call", "summarizer"}
-    assert {temperature for _, temperature in sent_by_stage} == {sent}
+                                                      "plan_tool_call", "summarizer", "plain"}
+    assert {temperature for stage, temperature in sent_by_stage if stage != "plain"} == {sent}
+    # the one-shot draft is code: asked at temperature 0 whatever the setting, never unset
+    assert {temperature for stage, temperature in sent_by_stage if stage == "plain"} == {0.0}
 
 
 @pytest.mark.parametrize("stream", [False, True])
@@ -178,7 +182,8 @@ def test_a_probe_answered_with_a_wrong_value_picks_named_and_the_run_ends_with_a
     assert (tmp_path / "hello.txt").read_text() == WRITE["content"]
     probes = [r for r in server.requests if r["stage"] == PROBE_TOOL]
     assert [r["mode"] for r in probes] == ["named"]
-    assert {r["mode"] for r in server.requests} == {"named"}
+    # every stage call is named; the one-shot draft is a plain call, without tools
+    assert [r["stage"] for r in server.requests if r["mode"] != "named"] == ["plain"]
     stored = json.loads((isolated_home / "data" / "endpoint_probes.json").read_text())
     entry = stored[f"{server.base_url} fake-model"]
     assert (entry["chosen"], entry["honoured"], entry["answered"]) == (
@@ -201,7 +206,9 @@ def test_a_stored_result_that_does_not_hold_is_probed_again(tmp_path: Path,
     assert modes[:5] == [("request_analyser", "named"), ("request_analyser", "named"),
                          (PROBE_TOOL, "named"), (PROBE_TOOL, "required"),
                          (PROBE_TOOL, "json_schema")]
-    assert {mode for _, mode in modes[5:]} == {"json_schema"}
+    # every later stage call uses json_schema; the one-shot draft is a plain call, no tools
+    assert {mode for stage, mode in modes[5:] if stage != "plain"} == {"json_schema"}
+    assert [stage for stage, mode in modes[5:] if mode != "json_schema"] == ["plain"]
     notices = [e["message"] for e in events if e["kind"] == "notice"]
     assert any("again, as its stored result did not hold: stage calls use 'json_schema'" in n
                and "Using 'json_schema' for the rest of the run." in n for n in notices), notices

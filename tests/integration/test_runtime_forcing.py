@@ -20,7 +20,9 @@ WRITE = {"path": "hello.txt", "content": "hello\n"}
 
 def stages(**changed: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """The replies per stage; the clean write round is decided by the engine, so the judge
-    is asked only where a test's plan has a task fail."""
+    is asked only where a test's plan has a task fail. The one-shot draft, asked right after
+    the analysis, is a plain call without tools (stage ``"plain"``) that the fakes answer
+    "pong": it gives no file, so the first round is planned."""
     base = {"request_analyser": [analysis("Write hello.txt")],
             "plan_tool_call": [plan(task(1, "write_file", **WRITE))],
             "judge_tasks": [judge([1])],
@@ -64,8 +66,9 @@ def test_a_strategy_ignored_twice_in_a_row_steps_down_once_and_is_announced(
     assert [n for n in said if "did not hold" in n] == [
         "Stage calls: 'named' forcing did not hold (the model ignored it in 2 stage replies "
         "in a row); using 'required' for the rest of the run."]
+    # the plain draft call between the two stage replies does not break "in a row"
     assert [(r["mode"], r["stage"]) for r in server.requests] == [
-        ("named", "request_analyser"), ("named", "plan_tool_call"),
+        ("named", "request_analyser"), ("plain", "plain"), ("named", "plan_tool_call"),
         ("required", "summarizer")]
     final = next(e for e in events if e.kind == "summary")
     assert final.generated_by == "model" and (tmp_path / "hello.txt").read_text() == "hello\n"
@@ -75,7 +78,8 @@ def test_a_server_that_refuses_tools_mid_run_gets_the_stage_without_tools(tmp_pa
     server = FakeRuntime("no_tools", stages())
     events = run(server, tmp_path, forcing="named")
     assert [(r["mode"], "error" in r["reply"]) for r in server.requests] == [
-        ("named", True), ("json_schema", False), ("json_schema", False), ("prompted", False)]
+        ("named", True), ("json_schema", False), ("plain", False), ("json_schema", False),
+        ("prompted", False)]  # the draft's plain call has no tools: the server takes it
     said = [n for n in notices(events) if "did not hold" in n]
     assert said == [
         "Stage calls: 'named' forcing did not hold (the server does not accept tools); using "
@@ -92,7 +96,8 @@ def test_a_repair_on_llama_server_never_echoes_unparseable_arguments(tmp_path: P
         plan_tool_call=[broken, plan(task(1, "write_file", **WRITE))]))
     events = run(server, tmp_path, forcing="named")
     assert not [r for r in server.requests if "error" in r["reply"]]
-    repair = server.requests[2]["body"]["messages"]
+    repair = [r for r in server.requests if r["stage"] == "plan_tool_call"][1]["body"][
+        "messages"]
     assert repair[-2]["role"] == "assistant" and "tool_calls" not in repair[-2]
     assert '"write_' in repair[-2]["content"] and repair[-1]["role"] == "user"
     assert (tmp_path / "hello.txt").exists()
@@ -109,7 +114,9 @@ def test_required_on_llama_server_runs_to_max_tokens_and_is_handled_as_invalid(
     said = notices(events)
     assert any("cut off at its token limit" in n for n in said)
     assert any("using 'json_schema' for the rest of the run" in n for n in said)
-    assert [r["mode"] for r in server.requests[2:]] == ["json_schema"] * (len(server.requests) - 2)
+    # after the step down: the draft's plain call, then every stage call on json_schema
+    assert [r["mode"] for r in server.requests[2:]] == \
+        ["plain"] + ["json_schema"] * (len(server.requests) - 3)
     assert events[-1].kind == "run_finished"
 
 
@@ -120,7 +127,8 @@ def test_every_stage_call_is_bounded(tmp_path: Path) -> None:
         judge_tasks=[judge([1], [2], completed=False, reason="missing.txt is not there")]))
     run(server, tmp_path)
     bounds = {r["stage"]: r["body"].get("max_tokens") for r in server.requests}
-    assert set(bounds) == {"request_analyser", "plan_tool_call", "judge_tasks", "summarizer"}
+    assert set(bounds) == {"request_analyser", "plain", "plan_tool_call", "judge_tasks",
+                           "summarizer"}  # "plain": the one-shot draft
     assert all(isinstance(b, int) and 512 <= b <= 8192 for b in bounds.values())
     # room for the longest summary the schema allows (about 4 characters a token)
     assert bounds["summarizer"] * 4 > SUMMARY_CHARS

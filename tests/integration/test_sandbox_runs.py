@@ -54,6 +54,9 @@ def commands(escape: Path) -> list[str]:
 def phase_script(escape: Path) -> list[dict[str, Any]]:
     outside, inside = commands(escape)
     return [analysis("Write two files", complexity="complex"), phases((1, "Write", [])),
+            # the one-shot draft, asked first in a request to change files, gives no file:
+            # round 1 is planned, and the plan runs the commands
+            {"text": "The files are written by running commands."},
             plan(task(1, "run_command", command=outside), task(2, "run_command", command=inside)),
             # both commands succeed and inside.txt changed: the engine decides the round
             summary("## Written\n\nThe files were written.")]

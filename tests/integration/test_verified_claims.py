@@ -1,7 +1,8 @@
 """A run says only what it verified (issue 36), with the scripted model: a command run before the
-write is no evidence for it; a summary's claim of tests that did not run is replaced by what did
-run; the classic loop is held to the same rules; the headless last line, its exit code and the
-exports say whether the final files were checked."""
+write (in a round 1 that is planned because the draft gave no file) is no evidence for it; a
+summary's claim of tests that did not run is replaced by what did run; the classic loop is
+held to the same rules; the headless last line, its exit code and the exports say whether the
+final files were checked."""
 
 from __future__ import annotations
 
@@ -28,9 +29,10 @@ def test_a_command_before_the_write_is_no_evidence_and_the_claim_of_tests_is_rep
         analysis("Implement add", requirements=[
             {"requirement": "add returns the sum", "quote": "so it returns the sum"},
             {"requirement": "handle both integer and floating-point inputs", "quote": ""}]),
+        {"text": "Let me run calc.py first."},  # the draft gives no file: round 1 is planned
         plan(task(1, "run_command", command="python calc.py"),
              task(2, "write_file", [1], path="calc.py", instruction="implement add")),
-        authored(DONE, "calc.py"),
+        authored(DONE, "calc.py"),  # the write's own authoring call: the draft gave none
         summary(CLAIM),
     ], ws, request=ASK)
     final = of(events, "summary")[0]
@@ -94,8 +96,8 @@ def headless(home: Path, *args: str) -> subprocess.CompletedProcess:
 def replies(content: str) -> list[dict]:
     return [analysis("Implement add", requirements=[
         {"requirement": "add returns the sum", "quote": "so it returns the sum"}]),
-        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
-        authored(content, "calc.py"), summary(CLAIM)]
+        authored(content, "calc.py"),  # the draft: round 1 writes it, no Plan call
+        summary(CLAIM)]
 
 
 def test_headless_says_not_verified_and_the_exports_record_it(tmp_path: Path) -> None:
@@ -125,7 +127,7 @@ def test_headless_runs_the_workspaces_tests_and_exits_by_what_they_say(tmp_path:
     wrong = "def add(a, b):\n    return a * b\n"
     failing = files_workspace(tmp_path / "b", {"calc.py": STUB, "test_calc.py": tests})
     script = replies(wrong)
-    script[3:3] = [authored(wrong, "calc.py"),  # the repair does no better
+    script[2:2] = [authored(wrong, "calc.py"),  # the repair does no better
                    {"tool": "judge_tasks", "arguments": {
                        "next_action": "end_phase", "phase_completed": False,
                        "user_summary": "The tests fail.", "failed_reason": "tests fail"}}]

@@ -32,7 +32,7 @@ from core.engine.authoring.evidence import Evidence
 from core.engine.authoring.prompts import WriteStep, authoring_messages, fix_request, \
     plain_messages, repair_messages
 from core.engine.authoring.replies import Authored, search_replace, whole_file
-from core.engine.requests import mentions, named_files
+from core.engine.requests import mentions, named_files, new_files
 from core.engine.stages.caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
 from core.tools.code_checks import is_python, problems, syntax_error
@@ -155,13 +155,14 @@ class AuthoringStage:
 
     def settled(self, request: str) -> list[str]:
         """The files the run wrote when the draft settles the request: every file the draft
-        gives and every workspace file the request names is written, and no check fails on
-        any of them. A later write could then replace them only on better evidence, which
-        no check can give; [] when not settled."""
+        gives and every file the request names (in the workspace, or new: "write NOTES.md")
+        is written, and no check fails on any of them. A later write could then replace them
+        only on better evidence, which no check can give; [] when not settled."""
         if self.drafted is None or not self.drafted.files or self.failing_files():
             return []
         written = {rel for rel, record in self.files.items() if record.written is not None}
-        wanted = set(self.drafted.files) | set(named_files(request, self.workspace))
+        wanted = set(self.drafted.files) | set(named_files(request, self.workspace)) \
+            | set(new_files(request, self.workspace))
         return sorted(written) if wanted <= written else []
 
     def written_texts(self, paths: list[str]) -> dict[str, str]:

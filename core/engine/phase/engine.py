@@ -204,6 +204,7 @@ class PhaseTaskExecutor(EngineBase):
             self._current = record
             following = new_records[index].phase if index < len(new_records) else None
             runner = PhaseRounds(self, record, index, len(new_records),
+                                 draft_first=index == 1 and not plan.first_tasks,
                                  next_phase=f"{following.name} — {following.goal}"
                                  if following else "", carried=handoff,
                                  carried_by="planned with the phases" if index == 1 else

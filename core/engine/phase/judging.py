@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.engine.phase.engine_verdict import draft_writes, engine_verdict
+from core.engine.phase.engine_verdict import draft_writes, engine_verdict, first_writes
 from core.engine.phase.host import PhaseHost
 from core.engine.phase.messages import trim_verdict
 from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tasks, \
@@ -45,6 +45,7 @@ class Judging:
     detail: str
     pending: Plan
     handoff: tuple[TaskSpec, ...]
+    drafted: int  # the round that wrote the draft's files (0: none)
 
     def _end(self, status: PhaseStatus, reason: str = "") -> None:
         raise NotImplementedError
@@ -99,10 +100,12 @@ class Judging:
             tasks, wrote, failing, broken, unwritten, changes_requested=changes,
             written_before=bool(engine.changed_files) and not wrote,
             last_phase=not self.next_phase, last_round=phase.rounds >= phase.max_rounds,
-            checked=state.line if state.checked else "")
-        if verdict is None or verdict.phase_completed or authoring is None:
+            checked=state.line if state.checked else "", drafted=phase.rounds == self.drafted)
+        if verdict is None or verdict.phase_completed or verdict.next_action == "end_phase" \
+                or authoring is None:
             return verdict
-        drafts = unwritten or await authoring.draft_files(engine.request)
+        drafts = unwritten or first_writes(await authoring.draft_files(engine.request),
+                                           engine.request, engine.run_state.workspace)
         return replace(verdict, next_tasks=draft_writes(drafts)) if drafts else None
 
     async def _judge(self, facts: str) -> tuple[Verdict, bool]:

@@ -1,12 +1,14 @@
 """One phase's rounds: Plan → Execute → verdict (→ Think), until the phase ends.
 
-A plan or judge that stays invalid after one repair degrades safely: an empty plan ends the
-round, a broken judge counts the round as not completed. Before a plan runs it is reviewed:
-writes of files the request never mentions, while a file it names is untouched, are refused
-and the named file's write planned instead (``plan_review``); a plan that only repeats calls
-already made is not run (``stall``): replanned with the evidence once, then the phase ends;
-calls already made inside a new plan are held back (``phase.execute``). After Execute comes
-the verdict (``judging``).
+The first round of the first phase of a request to change files writes the one-shot draft's
+files with no Plan call (``_draft``): what the model alone would write comes first, and the
+rounds after it earn their calls by fixing what it gets wrong. A plan or judge that stays
+invalid after one repair degrades safely: an empty plan ends the round, a broken judge counts
+the round as not completed. Before a plan runs it is reviewed: writes of files the request
+never mentions, while a file it names is untouched, are refused and the named file's write
+planned instead (``plan_review``); a plan that only repeats calls already made is not run
+(``stall``): replanned with the evidence once, then the phase ends; calls already made inside
+a new plan are held back (``phase.execute``). After Execute comes the verdict (``judging``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 from core.engine.context import compact, rounds_digest
 from core.engine.execution.placeholders import add_dependencies
 from core.engine.execution.task_runner import execution_messages
+from core.engine.phase.engine_verdict import draft_writes, first_writes
 from core.engine.phase.execute import execute_round
 from core.engine.phase.host import PhaseHost
 from core.engine.phase.judging import Judging
@@ -32,13 +35,16 @@ from core.shapes.stage_results import Plan, TaskSpec
 from core.shapes.task import Task
 
 KEEP_ROUNDS = 2
+DRAFT_ROUND = "The draft first: the files the model writes for the request alone."
 
 
 class PhaseRounds(Judging):
     def __init__(self, engine: PhaseHost, record: PhaseRecord, index: int, total: int,
                  next_phase: str = "", carried: tuple[TaskSpec, ...] = (),
-                 carried_by: str = "") -> None:
+                 carried_by: str = "", draft_first: bool = False) -> None:
         self.engine = engine
+        self.draft_first = draft_first
+        self.drafted = 0  # the round that wrote the draft's files
         self.next_phase = next_phase
         self.pending = Plan(tasks=carried, reasoning=carried_by)
         self.handoff: tuple[TaskSpec, ...] = ()
@@ -92,8 +98,11 @@ class PhaseRounds(Judging):
                 break
             phase.rounds += 1
             self.round_starts.append(len(self.messages))
-            fresh = not self.pending.tasks
-            planned = await self._plan() if fresh else self._take_pending()
+            drafted = await self._draft() if phase.rounds == 1 and self.draft_first \
+                and not self.pending.tasks else None
+            self.drafted = phase.rounds if drafted is not None else self.drafted
+            fresh = not self.pending.tasks and drafted is None
+            planned = drafted or (await self._plan() if fresh else self._take_pending())
             if planned is None:
                 self.round_starts.pop()
                 bad_plans += 1
@@ -104,7 +113,7 @@ class PhaseRounds(Judging):
             planned = self._review(planned)
             if planned is None:
                 continue
-            tasks = self._start(planned)
+            tasks = self._start(planned, "draft" if drafted is not None else self.mode)
             facts = await execute_round(engine, self.guard, tasks, phase.id, phase.rounds)
             self._record(tasks, fresh)
             self._compact()
@@ -180,6 +189,19 @@ class PhaseRounds(Judging):
                 f"Phase {phase.id}, round {phase.rounds}: the plan was repaired: {note}.")))
         return result.value
 
+    async def _draft(self) -> Plan | None:
+        """The first round of a request to change files, without a Plan call: the writes of
+        the files the one-shot draft gives (``first_writes``), the draft being what the model
+        alone writes; None when the request asks no change, forbids one, or the draft gives
+        no file (the round is planned then)."""
+        engine = self.engine
+        if engine.authoring is None or not engine.tally.changes_requested \
+                or engine.changes_forbidden:
+            return None
+        given = await engine.authoring.draft_files(engine.request)
+        paths = first_writes(given, engine.request, engine.run_state.workspace)
+        return Plan(tasks=draft_writes(paths), reasoning=DRAFT_ROUND) if paths else None
+
     def _take_pending(self) -> Plan:
         """The round the judge (or the phase planner) already planned: no Plan call."""
         planned, self.pending = self.pending, Plan(tasks=())
@@ -204,7 +226,7 @@ class PhaseRounds(Judging):
                                 message=f"Phase {phase.id}, round {phase.rounds}: {message}"))
         return True
 
-    def _start(self, plan: Plan) -> list[Task]:
+    def _start(self, plan: Plan, mode: str) -> list[Task]:
         phase = self.phase
         add_dependencies(plan.tasks)
         tasks = [Task(id=t.id, title=t.title, description=t.description, tool=t.tool,
@@ -215,5 +237,5 @@ class PhaseRounds(Judging):
         phase.tasks += tasks
         self.engine.emit(TasksPlanned(phase_id=phase.id, round=phase.rounds,
                                       max_rounds=phase.max_rounds, reasoning=plan.reasoning,
-                                      tasks=[t.card() for t in tasks], mode=self.mode))  # type: ignore[arg-type]
+                                      tasks=[t.card() for t in tasks], mode=mode))  # type: ignore[arg-type]
         return tasks

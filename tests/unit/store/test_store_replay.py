@@ -23,7 +23,8 @@ TOTALS = ("status", "llm_calls", "prompt_tokens", "completion_tokens", "changed_
 
 
 def _script(*, judge_fails: bool = False) -> list[dict[str, Any]]:
-    """A two-phase run with a failed task and a retry; some replies carry a provider's usage."""
+    """A two-phase run with a failed task and a retry; some replies carry a provider's usage.
+    The one-shot draft gives no file, so phase 1's first round is planned."""
     fix_plan = plan(task(1, "read_file", path="missing.py"),
                     task(2, "edit_file", path="config.py", old_text="DEBUG = True",
                          new_text="DEBUG = False"))
@@ -31,6 +32,7 @@ def _script(*, judge_fails: bool = False) -> list[dict[str, Any]]:
         {**analysis("Turn debug off and document it", phases=2),
          "usage": {"prompt_tokens": 812, "completion_tokens": 97}},
         phases((1, "Fix", [], 2), (2, "Document", [1], 1)),
+        {"text": "First I need to see where debug is set."},  # the draft: no file
         {**fix_plan, "usage": {"prompt_tokens": 1500, "completion_tokens": 230,
                                "cached_tokens": 1024}},
         *([error(500)] if judge_fails else []),
