@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -150,20 +151,27 @@ def test_phases_the_draft_settled_show_as_not_run(
     assert window.grab().save(str(ARTIFACTS / "window-phases-not-run.png"))
 
 
+def leap_run(qtbot: QtBot, make_window: WindowMaker, workspace: Path, *written: dict
+             ) -> tuple[ScriptedFactory, Any]:
+    """A finished run of ``LEAP_ASK`` on the stub leap.py: the analysis, the ``written``
+    authoring replies (the draft, a repair), the summary."""
+    (workspace / "leap.py").write_text("def is_leap(year):\n    raise NotImplementedError\n")
+    factory = ScriptedFactory([analysis("Implement is_leap"), *written,
+                               summary("## Done\n\nis_leap is implemented.")],
+                              think_stage="never")
+    window = make_window(factory)
+    submit(qtbot, window, LEAP_ASK)
+    wait_js(qtbot, window, FINISHED)
+    wait_js(qtbot, window, "document.body.dataset.state === 'idle'")
+    return factory, window
+
+
 def test_a_draft_that_passes_is_round_one_with_the_draft_badge(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     """A request to change a file it names: round 1 is the one-shot draft's write (no Plan
     call), its header carries the `draft` badge, the engine settles the round from the facts
     (its examples pass) and the summary follows."""
-    (workspace / "leap.py").write_text("def is_leap(year):\n    raise NotImplementedError\n")
-    factory = ScriptedFactory([
-        analysis("Implement is_leap"),
-        authored(LEAP, "leap.py"),
-        summary("## Done\n\nis_leap is implemented.")], think_stage="never")
-    window = make_window(factory)
-    submit(qtbot, window, LEAP_ASK)
-    wait_js(qtbot, window, FINISHED)
-    wait_js(qtbot, window, "document.body.dataset.state === 'idle'")
+    factory, window = leap_run(qtbot, make_window, workspace, authored(LEAP, "leap.py"))
     assert (workspace / "leap.py").read_text() == LEAP
     assert [c.stage for c in factory.last.of("llm_call")] == [
         "request_analyser", "author", "summarizer"]  # no Plan call, no judge call
@@ -200,16 +208,8 @@ def test_a_draft_and_its_repair_failing_the_examples_end_the_phase_on_the_facts(
     """The draft gets is_leap(1900) wrong and its one repair does too: the engine decides the
     round (no judge call, no further round), its Judge card says why, and the run is partly
     done with the failing check on the summary and the footer."""
-    (workspace / "leap.py").write_text("def is_leap(year):\n    raise NotImplementedError\n")
-    factory = ScriptedFactory([
-        analysis("Implement is_leap"),
-        authored(WRONG_LEAP, "leap.py"),
-        authored(WRONG_REPAIR, "leap.py"),
-        summary("## Done\n\nis_leap is implemented.")], think_stage="never")
-    window = make_window(factory)
-    submit(qtbot, window, LEAP_ASK)
-    wait_js(qtbot, window, FINISHED)
-    wait_js(qtbot, window, "document.body.dataset.state === 'idle'")
+    factory, window = leap_run(qtbot, make_window, workspace, authored(WRONG_LEAP, "leap.py"),
+                               authored(WRONG_REPAIR, "leap.py"))
     assert [c.stage for c in factory.last.of("llm_call")] == [
         "request_analyser", "author", "author", "summarizer"]  # draft, repair: no judge
     assert texts(qtbot, window, ".plan-head .badge-mode") == ["draft"]
