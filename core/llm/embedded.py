@@ -11,8 +11,9 @@ produced by constraining generation with a grammar built from a bounded copy of 
 tool's parameter schema (see ``embedded_grammar``); the conversation, tool traffic
 included, is rendered as plain chat turns (see ``embedded_prompt``); the gguf file is
 found and loaded by ``embedded_load``. llama.cpp keeps the previous call's tokens in its KV
-cache and evaluates only what follows the longest shared prefix; each reply's
-``usage.cached_tokens`` says how many prompt tokens that saved.
+cache and evaluates only what follows the longest shared prefix, when that prefix is at least
+half the prompt (else the whole prompt, so a greedy reply does not depend on the call before);
+each reply's ``usage.cached_tokens`` says how many prompt tokens that saved.
 """
 
 from __future__ import annotations
@@ -265,6 +266,15 @@ class EmbeddedModel:
         tokens, stops = self._prompt_tokens(loaded, turns, instruction, budget, standing)
         criteria = StoppingCriteriaList([lambda _ids, _logits: stop.is_set(), *stops])
         cached = _cached_prefix(loaded, tokens)
+        if cached and cached * 2 < len(tokens):
+            # Reused for less than half the prompt: evaluated whole instead, so at temperature
+            # 0 a prompt gets the same reply whatever the previous call left in the cache.
+            # llama.cpp's sums differ with how a prompt is split into evaluations, and greedy
+            # decoding follows them: the phase engine's draft (3 tokens reused) and the
+            # one-shot call (44) sent the same prompt and wrote different files on 7 of 13
+            # tasks of the embedded evaluation.
+            loaded.llama.reset()
+            cached = 0
         use_threads(loaded, self._threads())
         # A sampled call is asked for because the likely reply did not do: with one fixed
         # seed, the same conversation would draw the same reply again.

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from core.llm.base import CallOptions
 from core.llm.embedded import EmbeddedModel
 
 pytestmark = pytest.mark.slow
@@ -80,3 +81,34 @@ def test_the_offered_tools_stay_in_the_cached_prefix_of_auto_calls() -> None:
     (first, _), (second, cached) = asyncio.run(_auto_calls())
     assert second > first
     assert cached >= first - 30  # all but the closing reminder of the first prompt
+
+
+PROMPT = [{"role": "system", "content": "You are a helpful assistant."},
+          {"role": "user", "content": "Write a Python function that returns the n-th Fibonacci "
+                                      "number, with a short docstring."}]
+BEFORE = [{"role": "system", "content": "You are a helpful assistant."},
+          {"role": "user", "content": "List three rivers of Europe, one per line."}]
+
+
+async def _same_prompt_after(previous: list[list[dict[str, Any]]]) -> tuple[str, int]:
+    """The greedy reply to ``PROMPT`` (and its reused tokens) after ``previous`` calls, on a
+    freshly loaded model."""
+    model = EmbeddedModel()
+    options = CallOptions(max_tokens=96, temperature=0.0)
+    try:
+        for messages in previous:
+            await model.complete(messages, [], None, options)
+        reply = await model.complete(PROMPT, [], None, options)
+    finally:
+        await model.aclose()
+    return reply.text or "", reply.usage.cached_tokens
+
+
+def test_a_prompt_gets_the_same_greedy_reply_whatever_the_call_before() -> None:
+    """A prompt that shares less than half of itself with the previous call is evaluated
+    whole: the phase engine's draft and the one-shot call send the same prompt after different
+    calls, and must write the same file."""
+    alone, _ = asyncio.run(_same_prompt_after([]))
+    after, reused = asyncio.run(_same_prompt_after([BEFORE]))
+    assert alone and after == alone
+    assert reused == 0  # only the system turn was shared: evaluated whole
