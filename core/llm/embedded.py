@@ -265,16 +265,7 @@ class EmbeddedModel:
         budget = self.context_window - max_tokens - PROMPT_MARGIN_TOKENS
         tokens, stops = self._prompt_tokens(loaded, turns, instruction, budget, standing)
         criteria = StoppingCriteriaList([lambda _ids, _logits: stop.is_set(), *stops])
-        cached = _cached_prefix(loaded, tokens)
-        if cached and cached * 2 < len(tokens):
-            # Reused for less than half the prompt: evaluated whole instead, so at temperature
-            # 0 a prompt gets the same reply whatever the previous call left in the cache.
-            # llama.cpp's sums differ with how a prompt is split into evaluations, and greedy
-            # decoding follows them: the phase engine's draft (3 tokens reused) and the
-            # one-shot call (44) sent the same prompt and wrote different files on 7 of 13
-            # tasks of the embedded evaluation.
-            loaded.llama.reset()
-            cached = 0
+        cached = _reused_prefix(loaded, tokens)
         use_threads(loaded, self._threads())
         # A sampled call is asked for because the likely reply did not do: with one fixed
         # seed, the same conversation would draw the same reply again.
@@ -328,6 +319,20 @@ class Sampling:
     max_tokens: int = TEXT_TOKENS
     temperature: float = TEMPERATURE
     repeat_penalty: float = REPEAT_PENALTY
+
+
+def _reused_prefix(loaded: Loaded, tokens: list[int]) -> int:
+    """The prompt tokens the call takes from the KV cache: the shared prefix when it is at
+    least half the prompt; else none (the cache is reset and the prompt evaluated whole), so
+    at temperature 0 a prompt gets the same reply whatever the previous call left there.
+    llama.cpp's sums differ with how a prompt is split into evaluations, and greedy decoding
+    follows them: the phase engine's draft (3 tokens reused) and the one-shot call (44) sent
+    the same prompt and wrote different files on 7 of 13 tasks of the embedded evaluation."""
+    cached = _cached_prefix(loaded, tokens)
+    if cached and cached * 2 < len(tokens):
+        loaded.llama.reset()
+        return 0
+    return cached
 
 
 def _cached_prefix(loaded: Loaded, tokens: list[int]) -> int:
