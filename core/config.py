@@ -122,7 +122,7 @@ class Settings:
         "replace.", label="Write files as code", group="Engine")
     assists_off: str = setting(
         "", "Model-specific helpers to switch off, comma-separated: "
-        "computed_files, write_reminder, writes_after_reads (docs/evaluation.md says what each "
+        "computed_files, write_reminder (docs/evaluation.md says what each "
         "adds). "
         "Empty: all on.", label="Helpers switched off", group="Engine",
         placeholder="none: every helper is on")

@@ -79,9 +79,7 @@ class EngineBase:
         self.changes_forbidden = ""  # the request's words forbidding changes ("" when none)
         self.runner = TaskRunner(tools, self.run_state, self.approvals, self.emit,
                                  settings.max_parallel_tasks, self.authoring,
-                                 writes_last=self.assists.writes_last,
-                                 forbidden=lambda: self.changes_forbidden,
-                                 reordered=self.assists.reordered)
+                                 forbidden=lambda: self.changes_forbidden)
         self.tracker = Tracker(self.run_state.workspace, settings.command_sandbox)
         self.verification = VerificationState()
         self.tally = RunTally(status="failed")

@@ -34,11 +34,12 @@ ASSISTS: tuple[AssistInfo, ...] = (
     AssistInfo("write_reminder", "the classic loop's one reminder to call write_file when it "
                "answers before writing what the request asks for",
                "answering about the code instead of changing it"),
-    AssistInfo("writes_after_reads", "of a round's independent tasks, writes run after reads, "
-               "searches and commands, so the authoring call gets what they found",
-               "a write planned beside the read it needs, without the dependency"),
 )
 NAMES: tuple[str, ...] = tuple(info.name for info in ASSISTS)
+# Deleted after the evaluation showed they added nothing (docs/evaluation.md): a setting that
+# still switches one off is accepted, and changes nothing.
+REMOVED: tuple[str, ...] = ("missing_imports", "sketch_stripping", "overdue_write", "look_back",
+                            "writes_after_reads")
 
 
 def unknown(names: Iterable[str]) -> list[str]:
@@ -47,8 +48,10 @@ def unknown(names: Iterable[str]) -> list[str]:
 
 
 def parse_off(text: str) -> tuple[str, ...]:
-    """The assists a comma-separated setting switches off (unknown names raise)."""
-    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    """The assists a comma-separated setting switches off (unknown names raise; the names of
+    removed assists are dropped)."""
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",")
+                                if n.strip() and n.strip() not in REMOVED))
     bad = unknown(names)
     if bad:
         raise ValueError(f"unknown assist {', '.join(bad)} (known: {', '.join(NAMES)})")
@@ -91,11 +94,6 @@ class Assists:
                             is not None else f", and failed: {authored.problem}"))
         return authored
 
-    def reordered(self, writes: int, reads: int) -> None:
-        """The task runner ran ``writes`` writes after ``reads`` independent other tasks."""
-        self.notice("writes_after_reads", f"{writes} write(s) ran after {reads} other task(s) "
-                    "of the round, so a later write of a file can build on what they found.")
-
     # answering (the classic loop)
     def reminder(self, owes: bool, request: str, workspace: Path) -> tuple[str, str] | None:
         """The reminder to write (the message for the model, the file it names), once."""
@@ -104,10 +102,6 @@ class Assists:
         return write_reminder.reminder(request, workspace)
 
     # executing
-    @property
-    def writes_last(self) -> bool:
-        return self.on("writes_after_reads")
-
     def program_note(self, program: str) -> str:
         return computed_files.program_note(program)
 

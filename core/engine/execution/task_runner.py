@@ -6,10 +6,8 @@ runs; a task whose dependency did not succeed is ``blocked``; at most
 never overlap. A write by instruction asks the authoring stage for the file's new content
 (a typed ``Candidate``) and then calls the registry's own ``write_file`` with it, which asks
 for approval showing the diff; a file the stage keeps as it is is not written. A run whose
-request forbids changes refuses every write before any model call. With the
-``writes_after_reads`` assist, of the independent tasks those that write run after those
-that do not, so a write's authoring call gets what the round's reads found. Tool failures
-become failed tasks, never exceptions.
+request forbids changes refuses every write before any model call. Tool failures become
+failed tasks, never exceptions.
 """
 
 from __future__ import annotations
@@ -39,9 +37,8 @@ SUCCEEDED = ("done", "skipped")
 class TaskRunner:
     def __init__(self, tools: ToolManager, run: RunState, approvals: ApprovalBroker,
                  emit: Callable[[Event], None], max_parallel: int,
-                 authoring: AuthoringStage | None = None, writes_last: bool = True,
-                 forbidden: Callable[[], str] = lambda: "",
-                 reordered: Callable[[int, int], None] = lambda writes, reads: None) -> None:
+                 authoring: AuthoringStage | None = None,
+                 forbidden: Callable[[], str] = lambda: "") -> None:
         """``authoring``: the stage that writes a file's content for a write by instruction;
         ``forbidden``: the request's words that forbid changes ("" when it does not)."""
         self.tools = tools
@@ -49,9 +46,7 @@ class TaskRunner:
         self.approvals = approvals
         self.emit = emit
         self.authoring = authoring
-        self.writes_last = writes_last
         self.forbidden = forbidden
-        self.reordered = reordered
         self._slots = asyncio.Semaphore(max_parallel)
         self._path_locks: dict[str, asyncio.Lock] = {}
 
@@ -84,15 +79,7 @@ class TaskRunner:
                         self._finish_unrun(task, phase_id, "failed", f"not run: {problem}")
                     else:
                         runnable.append(task)
-            if not self.writes_last:
-                await asyncio.gather(*(self._run_one(t, phase_id) for t in runnable))
-                continue
-            writes = [bool(self.tools.written_paths(t.tool, t.arguments)) for t in runnable]
-            if any(writes) and not all(writes):
-                self.reordered(sum(writes), len(writes) - sum(writes))
-            for writing in (False, True):
-                await asyncio.gather(*(self._run_one(t, phase_id)
-                                       for t, w in zip(runnable, writes) if w is writing))
+            await asyncio.gather(*(self._run_one(t, phase_id) for t in runnable))
 
     async def _call(self, task: Task, ctx: ToolContext) -> ToolResult:
         """One task's tool call: refused when the request forbids the change it makes, a
