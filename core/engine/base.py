@@ -94,6 +94,11 @@ class EngineBase:
         self._finished = False
         self._unreachable = False
 
+    @property
+    def writes_wanted(self) -> bool:
+        """Whether the request asks for files to change and does not forbid it."""
+        return self.tally.changes_requested and not self.changes_forbidden
+
     def emit(self, event: Event) -> None:
         """Queue ``event`` for the consumer, with every known API key redacted from it."""
         if isinstance(event, FileChanged):

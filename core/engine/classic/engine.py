@@ -111,8 +111,8 @@ class ClassicEngine(EngineBase):
         """Whether the ``write_reminder`` assist asked for the write instead of taking
         ``answer``: an answer now would leave a change the request asks for unmade (nothing
         is written, writing is offered and allowed); once per run."""
-        owes = self.tally.changes_requested and not self.file_changes \
-            and not self.changes_forbidden and WRITE in self.tools.offered_names()
+        owes = self.writes_wanted and not self.file_changes \
+            and WRITE in self.tools.offered_names()
         reminder = self.assists.reminder(owes, self.request, self.run_state.workspace)
         if reminder is None:
             return False

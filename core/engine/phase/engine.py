@@ -234,7 +234,7 @@ class PhaseTaskExecutor(EngineBase):
         """When the draft settles a request to change files (``AuthoringStage.settled``),
         the phases not run yet are superseded: they could not replace what it wrote."""
         files = self.authoring.settled(self.request) if self.authoring is not None and \
-            self.tally.changes_requested and not self.changes_forbidden else []
+            self.writes_wanted else []
         if not files:
             return False
         why = (f"the draft wrote {', '.join(files[:4])}, every file the request names, and no "

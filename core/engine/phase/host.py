@@ -42,6 +42,9 @@ class PhaseHost(Protocol):
     language: str  # the person's: stage instructions ask for its text for them in it
     actions: dict[str, Done]  # every call the run executed, by action (see ``stall``)
 
+    @property
+    def writes_wanted(self) -> bool: ...  # the request asks for changes and allows them
+
     def emit(self, event: Event) -> None: ...
 
     async def current_state(self) -> VerificationState: ...

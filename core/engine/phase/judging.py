@@ -92,7 +92,7 @@ class Judging:
                   for fact in write_facts(path, authoring.files[path].original, text)
                   if "does not parse" in fact or "no longer defines" in fact
                   or fact.startswith("WARNING")] if authoring else []
-        changes = engine.tally.changes_requested and not engine.changes_forbidden
+        changes = engine.writes_wanted
         unwritten = await authoring.unwritten_drafts(engine.request, engine.changed_files) \
             if authoring and changes and wrote and not failing and not broken else []
         state = await engine.current_state()
@@ -104,9 +104,17 @@ class Judging:
         if verdict is None or verdict.phase_completed or verdict.next_action == "end_phase" \
                 or authoring is None:
             return verdict
-        drafts = unwritten or first_writes(await authoring.draft_files(engine.request),
-                                           engine.request, engine.run_state.workspace)
-        return replace(verdict, next_tasks=draft_writes(drafts)) if drafts else None
+        specs = draft_writes(unwritten) if unwritten else await self._draft_writes()
+        return replace(verdict, next_tasks=specs) if specs else None
+
+    async def _draft_writes(self) -> tuple[TaskSpec, ...]:
+        """The writes of the files the one-shot draft gives (asked now if no write asked it
+        yet) that a round makes without a Plan call (``first_writes``); () when none."""
+        engine = self.engine
+        if engine.authoring is None:
+            return ()
+        given = await engine.authoring.draft_files(engine.request)
+        return draft_writes(first_writes(given, engine.request, engine.run_state.workspace))
 
     async def _judge(self, facts: str) -> tuple[Verdict, bool]:
         """The judge's verdict on the round, and whether it is the degraded stand-in."""

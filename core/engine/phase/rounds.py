@@ -18,7 +18,6 @@ import time
 from core.engine.context import compact, rounds_digest
 from core.engine.execution.placeholders import add_dependencies
 from core.engine.execution.task_runner import execution_messages
-from core.engine.phase.engine_verdict import draft_writes, first_writes
 from core.engine.phase.execute import execute_round
 from core.engine.phase.host import PhaseHost
 from core.engine.phase.judging import Judging
@@ -100,7 +99,6 @@ class PhaseRounds(Judging):
             self.round_starts.append(len(self.messages))
             drafted = await self._draft() if phase.rounds == 1 and self.draft_first \
                 and not self.pending.tasks else None
-            self.drafted = phase.rounds if drafted is not None else self.drafted
             fresh = not self.pending.tasks and drafted is None
             planned = drafted or (await self._plan() if fresh else self._take_pending())
             if planned is None:
@@ -126,7 +124,7 @@ class PhaseRounds(Judging):
         engine, phase = self.engine, self.phase
         review = reviewed(planned.tasks, engine.request, engine.run_state.workspace,
                           engine.changed_files, engine.tools.written_paths) \
-            if engine.tally.changes_requested and not engine.changes_forbidden else None
+            if engine.writes_wanted else None
         if review is not None and review.note:
             engine.emit(Notice(level="warning", stage="plan", message=(
                 f"Phase {phase.id}, round {phase.rounds}: {review.note}.")))
@@ -194,13 +192,13 @@ class PhaseRounds(Judging):
         the files the one-shot draft gives (``first_writes``), the draft being what the model
         alone writes; None when the request asks no change, forbids one, or the draft gives
         no file (the round is planned then)."""
-        engine = self.engine
-        if engine.authoring is None or not engine.tally.changes_requested \
-                or engine.changes_forbidden:
+        if self.engine.authoring is None or not self.engine.writes_wanted:
             return None
-        given = await engine.authoring.draft_files(engine.request)
-        paths = first_writes(given, engine.request, engine.run_state.workspace)
-        return Plan(tasks=draft_writes(paths), reasoning=DRAFT_ROUND) if paths else None
+        specs = await self._draft_writes()
+        if not specs:
+            return None
+        self.drafted = self.phase.rounds
+        return Plan(tasks=specs, reasoning=DRAFT_ROUND)
 
     def _take_pending(self) -> Plan:
         """The round the judge (or the phase planner) already planned: no Plan call."""
