@@ -74,10 +74,10 @@ def phase_script(s: Scenario, settings: Settings, full: bool = False) -> Queues:
     """Replies per stage for the phase engine doing exactly the scenario's rounds (of
     ``for_phase``). The first round is planned with the phases (by plan_tool_call when a
     one-phase request is not phase-planned; by the engine from the draft when a one-phase
-    request asks for changes); after a round the judge decides (``decisions``), it gives the next
-    round's tasks (``next_tasks``), as a model that knows its next step does; after a
-    round the engine decides, the next round is planned by plan_tool_call, or by the
-    engine from the draft."""
+    request asks for changes); after a round the judge decides (``decisions``), it gives
+    the next round's tasks (``next_tasks``), as a model that knows its next step does;
+    after a round the engine decides, the next round is planned by plan_tool_call, or by
+    the engine from the draft."""
     rounds = numbered_rounds(s)
     queues: Queues = {"request_analyser": [_analysis(s, full)], "judge_tasks": [],
                       "plan_tool_call": [], "summarizer": [_summary(s, full)],

@@ -10,9 +10,9 @@ prints it where a command sandbox exists (the ``computed_files`` assist): its fi
 skips the draft and makes its own call. The phase engine also asks the draft after a round
 when no write asked it yet: a read-only round of a request for changes
 (``engine_scripts.decisions``), or any round while the request names workspace files the
-run has not written; a request for changes asks it before the first round, whose writes are
-the draft's files (``for_phase``) (to tell the files to change from those it only reads). The draft's
-reply then comes before the next write, which still makes its own call when its file is
+run has not written (to tell the files to change from those it only reads); a request for
+changes asks it before the first round, whose writes are the draft's files (``for_phase``).
+The draft's reply then comes before the next write, which still makes its own call when its file is
 offered as a program, or after the round's writes: it gives the file just written, so
 nothing is left to write. Without the assist (``assists_off``) no file is offered as a
 program.
@@ -98,7 +98,8 @@ def authoring_calls(s: Scenario, settings: Settings, decided: list[str] | None =
     who decides each round (``engine_scripts.decisions``) for the phase engine, which asks
     the draft before its first round when the request asks for changes (``for_phase``), or
     after a round when no write asked it yet and the round is read-only before the draft's
-    writes (``"draft"``) or the request names workspace files the run has not written; ``None`` for the classic loop, which asks it only for a write. Raises
+    writes (``"draft"``) or the request names workspace files the run has not written;
+    ``None`` for the classic loop, which asks it only for a write. Raises
     ``ValueError`` where the draft would give a named file the scenario does not write."""
     reply, drafted = draft_reply(s)
     named = s.named_files() if decided is not None else []
