@@ -4,7 +4,10 @@ A person often writes what a function must give: ``to_int("1.2.3.4") is 16909060
 ``wrap_text("a b", 1) gives ["a", "b"]``, or a doctest (``>>> f(2)`` above ``4``). These
 are the person's own checks, read from their words without a model: a call of a plain
 function with literal arguments, a connecting word, and a literal result that ends where the
-sentence does. Anything less clear (a method, a name as argument, "[34, 33] cents") is not an
+sentence does. Under a line that describes one function of one required argument
+(``to_snake_case(name) turns ...``), an input and its result suffice: ``"userID" gives
+"user_id"`` is ``to_snake_case("userID")``, until the next such line. Anything less clear (a
+method, a name as argument, "[34, 33] cents", a line naming two functions) is not an
 example. The calls run against a candidate file in a sandboxed copy of the workspace; nothing
 reaches the workspace.
 """
@@ -28,11 +31,15 @@ TIMEOUT_S = 20
 PER_CALL_S = 5
 MAX_EXAMPLES = 40
 MAX_SPAN = 400  # characters a stated call or its result may take (bounds the scan)
+MAX_TRIED = 160  # inputs-and-results looked at, at most (bounds the scan of a long request)
 SHOWN = 160  # characters of a result shown in a failure line
 CALL_START = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
 CONNECTOR = re.compile(r"\s*(?:==|=>|->|→|\bis\b|\bgives\b|\breturns\b|\bshould (?:return|give|"
                        r"be)\b|\bevaluates to\b|\bequals\b)[ \t]+")
 AFTER_WORDS = re.compile(r"\s+(?:\(|(?:and|because|since|when|while|but)\b)")
+SCOPED = re.compile(r"\s(?:gives|returns|->|→|=>)[ \t]+")
+BOUNDARY = " \t(:;,"
+LITERAL_STARTS = frozenset("\"'([{-+.0123456789TFN")
 DOCTEST = re.compile(r"^\s*>>> (.+)\n\s*([^\n>][^\n]*)$", re.MULTILINE)
 NOT_FUNCTIONS = frozenset(dir(builtins))
 
@@ -70,7 +77,7 @@ class ExampleRun(TestRun):
 def stated_examples(text: str) -> tuple[Example, ...]:
     """The examples ``text`` states, each once, in order."""
     found: dict[tuple[str, str], Example] = {}
-    for example in [*_prose(text), *_doctests(text)]:
+    for example in [*_prose(text), *_scoped(text), *_doctests(text)]:
         found.setdefault((example.call, example.expected), example)
     return tuple(found.values())[:MAX_EXAMPLES]
 
@@ -93,6 +100,82 @@ def _prose(text: str) -> list[Example]:
         if example is not None:
             examples.append(example)
     return examples
+
+
+def _scoped(text: str) -> list[Example]:
+    """Examples stated as an input and its result under the line that describes their
+    function (see the module's docstring)."""
+    examples = []
+    name = ""
+    tried = 0
+    for line in text.splitlines():
+        if len(line) > 4 * MAX_SPAN:
+            continue
+        described = _described(line)
+        if described is not None:
+            name = described
+        for connector in SCOPED.finditer(line) if name else ():
+            tried += 1
+            if tried > MAX_TRIED:
+                return examples
+            argument = _literal_before(line, connector.start())
+            if not argument:
+                continue
+            rest = line[connector.end():connector.end() + MAX_SPAN]
+            opened = connector.start() - len(argument) - 1
+            expected = _literal_at(rest, len(line) - connector.end() <= MAX_SPAN) or (
+                _literal_closed(rest) if opened >= 0 and line[opened] == "(" else "")
+            example = _example(f"{name}({argument})", expected)
+            if example is not None:
+                examples.append(example)
+    return examples
+
+
+def _literal_closed(rest: str) -> str:
+    """The shortest start of ``rest`` that is a literal followed by ")"."""
+    for end in range(1, len(rest)):
+        if rest[end] == ")" and _is_literal(rest[:end].strip()):
+            return rest[:end].strip()
+    return ""
+
+
+def _described(line: str) -> str | None:
+    """The function a line describes by its signature (``name(arg)``: one required
+    argument); "" when the line names several signatures or one of several required
+    arguments (no scope), None when it names none (the scope goes on)."""
+    found = []
+    for match in CALL_START.finditer(line):
+        end = _closing(line, match.end() - 1)
+        if end < 0:
+            continue
+        try:
+            node = ast.parse(line[match.start():end], mode="eval").body
+        except SyntaxError:
+            continue
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        if all(isinstance(arg, ast.Name) for arg in node.args) and all(
+                keyword.arg and _is_literal(ast.unparse(keyword.value))
+                for keyword in node.keywords):
+            found.append((node.func.id, len(node.args)))
+    if not found:
+        return None
+    return found[0][0] if len(found) == 1 and found[0][1] == 1 else ""
+
+
+def _literal_before(line: str, end: int) -> str:
+    """The shortest literal that ends at ``end`` and starts after a space, "(", ":", ";" or
+    "," (or at the line's start); "" when there is none."""
+    for start in range(end - 1, max(-1, end - MAX_SPAN), -1):
+        if start and line[start - 1] not in BOUNDARY:
+            continue
+        source = line[start:end]
+        if source[0] not in LITERAL_STARTS or source[0] in "\"'" and source[-1] != source[0] \
+                or source[0] in "TFN" and source not in ("True", "False", "None"):
+            continue
+        if source.strip() == source and _is_literal(source):
+            return source
+    return ""
 
 
 def _doctests(text: str) -> list[Example]:

@@ -82,3 +82,24 @@ def test_a_result_longer_than_the_span_is_no_example_not_a_cut_one() -> None:
     assert calls(line) == []  # each result runs past the span; the scan stays bounded
     assert calls("f(1) gives [1, 2]" + " x" * 300) == []
     assert calls("f(1) gives [1, 2]\n" + "x" * 1000) == [("f(1)", "[1, 2]")]
+
+
+def test_an_input_and_its_result_count_under_the_line_describing_their_function() -> None:
+    text = ('Implement to_snake(name) and to_camel(name) in naming.py.\n'
+            '"a" gives "b" here is no example: the line above names two functions.\n\n'
+            'to_snake(name) turns camelCase into snake_case:\n'
+            '- "parseHttp" gives "parse_http"; "ParseJSON" gives "parse_json".\n'
+            '- Digits stay: "v2Beta" gives "v2_beta", and "" gives "".\n'
+            '- A single word is just lowercased ("Word" gives "word").\n'
+            '- "x" and "y" give "z" is no example, nor is a word gives "b".\n'
+            'split(line, sep=",") splits a line: "a," gives ["a", ""].\n'
+            'pad(text, width) pads: "a" gives "a " is no example (two arguments).\n'
+            'Example: split("1;2", ";") gives ["1", "2"].')
+    assert calls(text) == [
+        ('split("1;2", ";")', '["1", "2"]'),
+        ('to_snake("parseHttp")', '"parse_http"'),
+        ('to_snake("ParseJSON")', '"parse_json"'),
+        ('to_snake("v2Beta")', '"v2_beta"'),
+        ('to_snake("")', '""'),
+        ('to_snake("Word")', '"word"'),
+        ('split("a,")', '["a", ""]')]
