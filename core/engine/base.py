@@ -195,6 +195,7 @@ class EngineBase:
         self.request = request
         examples = stated_examples(request)
         self.tracker.examples = examples
+        self.tracker.request = request
         if self.authoring is not None:
             self.authoring.examples = examples
         self.tally.changes_requested = asks_for_changes(request)

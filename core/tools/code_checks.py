@@ -128,9 +128,11 @@ def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
     return f"{''.join(marks)}def {node.name}({ast.unparse(node.args)})"
 
 
-def write_facts(path: str, old: str | None, new: str | None) -> list[str]:
+def write_facts(path: str, old: str | None, new: str | None,
+                renamed: frozenset[str] = frozenset()) -> list[str]:
     """What a write did to ``path`` that a reader should check, one line each (none when
-    nothing is worth saying)."""
+    nothing is worth saying); ``renamed``: names the request renames, whose loss is asked
+    for."""
     if new is None or old == new:
         return []
     facts: list[str] = []
@@ -141,7 +143,7 @@ def write_facts(path: str, old: str | None, new: str | None) -> list[str]:
         if unknown:
             facts.append(f"{path} uses names nothing defines ({'; '.join(unknown[:6])})")
         if old is not None and not problem:
-            lost = sorted(definitions(old, path) - definitions(new, path))
+            lost = sorted(definitions(old, path) - definitions(new, path) - renamed)
             if lost:
                 facts.append(f"{path} no longer defines {', '.join(lost[:12])}"
                              + (f" (+{len(lost) - 12} more)" if len(lost) > 12 else ""))

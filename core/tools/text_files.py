@@ -61,6 +61,11 @@ def collect(workspace: Path) -> Listing:
     return listing
 
 
+def file_paths(workspace: Path) -> list[str]:
+    """The relative paths of every regular file the walk above finds, in path order."""
+    return [path.relative_to(workspace).as_posix() for path in _walk(workspace)]
+
+
 def _walk(workspace: Path) -> list[Path]:
     found: list[Path] = []
     for folder, dirs, names in os.walk(workspace):

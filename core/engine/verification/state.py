@@ -3,7 +3,7 @@
 ``verified``: checks ran against the final files — the workspace's own tests, a test command
 the run ran after its last change, the request's stated examples — every file the run changed
 is covered by one, and none fails. ``failing``: such a check ran on the final files and
-failed. ``unverified``: nothing checked the final files (or the run changed nothing). A check
+failed, or a rename the request asks for is not done. ``unverified``: nothing checked the final files (or the run changed nothing). A check
 is on the final files when every changed file it saw still has the content it saw.
 """
 
@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Verification = Literal["verified", "failing", "unverified"]
-CheckKind = Literal["tests", "command", "examples"]
+CheckKind = Literal["tests", "command", "examples", "renames"]
 NOUNS = {"tests": ("test", "tests"), "command": ("test", "tests"),
-         "examples": ("check of the request's examples", "checks of the request's examples")}
+         "examples": ("check of the request's examples", "checks of the request's examples"),
+         "renames": ("requested rename", "requested renames")}
 
 
 def digest(text: str | None) -> str:

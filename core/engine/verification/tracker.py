@@ -1,11 +1,13 @@
 """Gathering a run's checks as they happen, and its verification state at the end.
 
-Three sources: test commands the run's tasks ran (their counts, and how many file changes the
+Four sources: test commands the run's tasks ran (their counts, and how many file changes the
 run had made by then: such a run is on the final files only when nothing changed after it);
 when the run changed Python files in a workspace with tests of its own, one run of those
 tests on the final files; and the examples the request states, run against the final
-version of each changed Python file that defines the functions they call. The last two are
-made here by the engine, without the model.
+version of each changed Python file that defines the functions they call; and the renames
+the request asks for, looked up in the files in question (``renames``: a rename not done is a
+failing check, one done is a sentence, not a verification). The last three are made here by
+the engine, without the model.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.engine.verification.renames import files_in_question, leftovers, stated_renames
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
 from core.tools.code_checks import is_python
@@ -33,6 +36,7 @@ class Tracker:
     commands: list[tuple[Task, int]] = field(default_factory=list)
     final_tests: str = ""  # what the engine's own run of the tests said, for the person
     examples: tuple[Example, ...] = ()  # the examples the request states
+    request: str = ""  # the person's words (for the renames they ask for)
 
     def task_finished(self, task: Task, changes_so_far: int) -> None:
         """Note a test command that ran (``changes_so_far``: file changes the run had made)."""
@@ -58,7 +62,27 @@ class Tracker:
                 checks.append(Check("tests", digests, ran.passed, ran.failed,
                                     "the workspace's tests, run by the engine"))
         checks += await self._examples(final, may_run_tests, known)
-        return verify(final, checks)
+        renamed, notes = await asyncio.to_thread(self._renames, digests)
+        return verify(final, checks + renamed, notes)
+
+    def _renames(self, digests: dict[str, str]) -> tuple[list[Check], list[str]]:
+        """A failing check for the renames the request asks for that are not done, or a
+        sentence saying they are all done; made now, so on the final files (``digests``)."""
+        renames = stated_renames(self.request)
+        if not renames:
+            return [], []
+        texts = files_in_question(self.request, self.workspace)
+        left = [(rename, leftovers(texts, rename)) for rename in renames]
+        undone = [(rename, files) for rename, files in left if files]
+        if not undone:
+            olds = ", ".join(rename.old for rename in renames)
+            return [], [f"The renames the request asks for are done: {olds} is used in none of "
+                        f"{', '.join(list(texts)[:6]) or 'the files'}."]
+        by = "; ".join(f"{', '.join(files[:4])} still use{'s' if len(files) == 1 else ''} "
+                       f"{rename.old}" for rename, files in undone)
+        seen = {**{rel: digest(text) for rel, text in texts.items()}, **digests}
+        return [Check("renames", seen, len(renames) - len(undone), len(undone), by,
+                      covers_all=False)], []
 
     async def _examples(self, final: dict[str, str | None], may_run: bool,
                         known: Known | None) -> list[Check]:

@@ -1,0 +1,77 @@
+"""A rename the request asks for is checked by the engine on the files in question, without a
+model: a run that leaves the old name in use does not end `succeeded`, whatever the judge and
+the summary say, in both engines (issue 36), with the scripted model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.script import analysis, authored, files_workspace, judge, of, run, summary
+
+CALC = "def add_numbers(a, b):\n    return a + b\n"
+MAIN = "from calc import add_numbers\n\nprint(add_numbers(2, 3))\n"
+CALC_RENAMED = "def add(a, b):\n    return a + b\n"
+MAIN_RENAMED = "from calc import add\n\nprint(add(2, 3))\n"
+ASK = "Rename the function add_numbers to add everywhere: in calc.py and in main.py."
+CLAIM = "add_numbers is now add everywhere, and the tests pass."
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    return files_workspace(tmp_path, {"calc.py": CALC, "main.py": MAIN,
+                                      "notes.md": "Call `add_numbers` to add.\n"})
+
+
+def test_a_rename_left_undone_in_one_file_fails_the_run_in_the_phase_engine(ws: Path) -> None:
+    events, model = run([
+        analysis("Rename add_numbers"),
+        authored(MAIN_RENAMED, "main.py"),  # the draft: main.py only, calc.py left as it was
+        judge([1], summary="add_numbers is renamed."),
+        summary(CLAIM),
+    ], ws, request=ASK, max_rounds_per_phase=1)
+    assert (ws / "calc.py").read_text() == CALC
+    assert [e.stage for e in of(events, "llm_call")] == [
+        "request_analyser", "author", "judge", "summarizer"]
+    judged = of(events, "judged")[0]
+    assert not judged.by_engine  # a check fails that the draft's repair cannot see: the judge
+    judge_prompt = model.requests[2]["messages"][-1]["content"]
+    assert "1 of 1 requested rename fails (calc.py still uses add_numbers)" in judge_prompt
+    final = of(events, "summary")[0]
+    assert (final.verification, final.verification_line) == (
+        "failing", "1 of 1 requested rename fails")
+    assert "On the final files, 1 of 1 requested rename fails (calc.py still uses " \
+           "add_numbers)." in final.verification_sentences
+    assert "the tests pass" not in final.final_summary  # nothing ran them
+    assert of(events, "run_finished")[0].outcome == "partial"
+
+
+def test_a_rename_done_in_every_named_file_is_said_and_not_taken_for_a_test(ws: Path) -> None:
+    """notes.md is not named by the request, so its `add_numbers` is not in question."""
+    events, _ = run([
+        analysis("Rename add_numbers"),
+        {"text": f"calc.py\n```python\n{CALC_RENAMED}```\n\nmain.py\n```python\n"
+                 f"{MAIN_RENAMED}```\n"},
+        summary("add_numbers is now add in calc.py and main.py."),
+    ], ws, request=ASK)
+    assert (ws / "calc.py").read_text() == CALC_RENAMED
+    final = of(events, "summary")[0]
+    assert (final.verification, final.verification_line) == ("unverified", "not verified")
+    assert "The renames the request asks for are done: add_numbers is used in none of " \
+           "calc.py, main.py." in final.verification_sentences
+    assert of(events, "run_finished")[0].outcome == "succeeded"
+
+
+def test_the_classic_loop_is_held_to_the_same_rename_check(ws: Path) -> None:
+    events, _ = run([
+        {"tool_calls": [{"tool": "write_file", "arguments": {
+            "path": "main.py", "instruction": "use add instead of add_numbers"}}]},
+        authored(MAIN_RENAMED),
+        {"text": CLAIM},
+    ], ws, request=ASK, use_phase_task=False)
+    assert (ws / "main.py").read_text() == MAIN_RENAMED
+    final = of(events, "summary")[0]
+    assert final.verification == "failing"
+    assert "calc.py still uses add_numbers" in " ".join(final.verification_sentences)
+    assert of(events, "run_finished")[0].outcome == "partial"
