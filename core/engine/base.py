@@ -34,6 +34,7 @@ from core.engine.stages.caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
 from core.engine.verification.claims import held_to
 from core.engine.verification.outcome import decide_outcome
+from core.engine.verification.renames import stated_renames
 from core.engine.verification.state import VerificationState
 from core.engine.verification.tracker import Known, Tracker
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary, \
@@ -196,6 +197,7 @@ class EngineBase:
         examples = stated_examples(request)
         self.tracker.examples = examples
         self.tracker.request = request
+        self.tracker.renames = stated_renames(request)
         if self.authoring is not None:
             self.authoring.examples = examples
         self.tally.changes_requested = asks_for_changes(request)

@@ -23,7 +23,7 @@ from core.engine.stages.instructions import judge_instruction, language_ask, thi
 from core.engine.reports import PhaseRecord, level2
 from core.engine.stages.schemas import THINK, judge_schema, parse_judge, parse_think
 from core.engine.verification.claims import held_to
-from core.engine.verification.renames import stated_renames
+from core.engine.verification.state import VerificationState
 from core.events import Notice, Thought
 from core.llm.base import Message
 from core.shapes.phase import Phase, PhaseStatus
@@ -53,14 +53,14 @@ class Judging:
 
     async def _judge_and_route(self, tasks: list[Task], facts: str) -> str:
         engine, phase = self.engine, self.phase
-        verdict = await self._settled(tasks)
+        state = await engine.current_state()  # the files do not change until the next round
+        verdict = await self._settled(tasks, state)
         if verdict is None and engine.accounting.exhausted:
             self._end("stopped", "the iteration budget is spent before the round was judged")
             return "done"
         judge, degraded = (verdict, False) if verdict is not None else await self._judge(
-            facts + await self._failing_facts())
-        judge = replace(judge, user_summary=held_to(judge.user_summary,
-                                                    await engine.current_state())[0])
+            facts + failing_facts(state))
+        judge = replace(judge, user_summary=held_to(judge.user_summary, state)[0])
         engine.emit(replace(apply_verdict(phase, judge, tasks, degraded=degraded),
                             by_engine=verdict is not None))
         completed, action, strategy = (judge.phase_completed, judge.next_action, "") \
@@ -83,14 +83,15 @@ class Judging:
             self.handoff = next_tasks
         return outcome
 
-    async def _settled(self, tasks: list[Task]) -> Verdict | None:
-        """The engine's verdict where the round's facts settle it (``engine_verdict``)."""
+    async def _settled(self, tasks: list[Task], state: VerificationState) -> Verdict | None:
+        """The engine's verdict where the round's facts and the files' ``state`` settle it
+        (``engine_verdict``)."""
         engine, phase = self.engine, self.phase
         authoring = engine.authoring
         wrote = sorted({path for t in tasks for path in t.changed})
         failing = [p for p in wrote if authoring and p in authoring.failing_files()]
         texts = authoring.written_texts(wrote) if authoring else {}
-        renamed = frozenset(rename.old for rename in stated_renames(engine.request))
+        renamed = frozenset(rename.old for rename in engine.tracker.renames)
         broken = [fact for path, text in texts.items()
                   for fact in write_facts(path, authoring.files[path].original, text, renamed)
                   if "does not parse" in fact or "no longer defines" in fact
@@ -98,7 +99,6 @@ class Judging:
         changes = engine.writes_wanted
         unwritten = await authoring.unwritten_drafts(engine.request, engine.changed_files) \
             if authoring and changes and wrote and not failing and not broken else []
-        state = await engine.current_state()
         if state.state == "failing" and not failing:
             return None  # a check the authoring stage does not make fails: the judge decides
         verdict = engine_verdict(
@@ -111,14 +111,6 @@ class Judging:
             return verdict
         specs = draft_writes(unwritten) if unwritten else await self._draft_writes()
         return replace(verdict, next_tasks=specs) if specs else None
-
-    async def _failing_facts(self) -> str:
-        """What fails on the files as they are now, for the judge (a rename not done)."""
-        state = await self.engine.current_state()
-        if state.state != "failing":
-            return ""
-        return "\nChecks the engine made on the files as they are now: " + " ".join(
-            state.sentences)
 
     async def _draft_writes(self) -> tuple[TaskSpec, ...]:
         """The writes of the files the one-shot draft gives (asked now if no write asked it
@@ -234,3 +226,10 @@ class Judging:
             self.mode = "plan"
             self.detail = strategy
         return "done"
+
+
+def failing_facts(state: VerificationState) -> str:
+    """What fails on the files as they are now, for the judge (a rename not done)."""
+    if state.state != "failing":
+        return ""
+    return "\nChecks the engine made on the files as they are now: " + " ".join(state.sentences)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.engine.verification.renames import files_in_question, leftovers, stated_renames
+from core.engine.verification.renames import Rename, files_in_question, leftovers
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
 from core.tools.code_checks import is_python
@@ -36,7 +36,8 @@ class Tracker:
     commands: list[tuple[Task, int]] = field(default_factory=list)
     final_tests: str = ""  # what the engine's own run of the tests said, for the person
     examples: tuple[Example, ...] = ()  # the examples the request states
-    request: str = ""  # the person's words (for the renames they ask for)
+    request: str = ""  # the person's words (the files a rename is looked up in)
+    renames: tuple[Rename, ...] = ()  # the renames the request asks for
 
     def task_finished(self, task: Task, changes_so_far: int) -> None:
         """Note a test command that ran (``changes_so_far``: file changes the run had made)."""
@@ -68,7 +69,7 @@ class Tracker:
     def _renames(self, digests: dict[str, str]) -> tuple[list[Check], list[str]]:
         """A failing check for the renames the request asks for that are not done, or a
         sentence saying they are all done; made now, so on the final files (``digests``)."""
-        renames = stated_renames(self.request)
+        renames = self.renames
         if not renames:
             return [], []
         texts = files_in_question(self.request, self.workspace)
