@@ -35,6 +35,7 @@ from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, 
 from core.engine.verification.claims import held_to
 from core.engine.verification.outcome import decide_outcome
 from core.engine.verification.renames import stated_renames
+from core.engine.verification.requested_files import files_to_write
 from core.engine.verification.state import VerificationState
 from core.engine.verification.tracker import Known, Tracker
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary, \
@@ -198,6 +199,7 @@ class EngineBase:
         self.tracker.examples = examples
         self.tracker.request = request
         self.tracker.renames = stated_renames(request)
+        self.tracker.to_write = files_to_write(request, self.tracker.workspace)
         if self.authoring is not None:
             self.authoring.examples = examples
         self.tally.changes_requested = asks_for_changes(request)
@@ -249,11 +251,13 @@ class EngineBase:
                 self.emit(Notice(level="error", message=f"Stopping the tools failed: {exc}"))
                 return
 
-    async def current_state(self) -> VerificationState:
+    async def current_state(self, last_phase: bool = True) -> VerificationState:
         """The verification state of the files as they are now, from the checks that ran
-        (the workspace's tests are not run for it)."""
+        (the workspace's tests are not run for it); before the ``last_phase`` a file the
+        request tells the agent to write may still come, so its absence fails nothing."""
         return await self.tracker.state(self.changed_files, self.file_changes,
-                                        may_run_tests=False, known=self._examples_known())
+                                        may_run_tests=False, known=self._examples_known(),
+                                        whole_request=last_phase)
 
     def _examples_known(self) -> Known | None:
         """Where the authoring stage already ran the request's examples on a file's text."""

@@ -96,7 +96,7 @@ def test_the_model_cannot_claim_a_requirement_the_record_contradicts(ws: Path) -
 
 def test_one_of_two_phases_done_is_partial(ws: Path) -> None:
     events, _ = run([
-        analysis("Configure", phases=2, requirements=["Set the port to 8080",
+        analysis("Configure", phases=2, requirements=["Set the port to 8080 in config.py",
                                                        "Write the changelog NOTES.md"]),
         phases((1, "Port", []), (2, "Changelog", [1])),
         NO_DRAFT,  # round 1 of phase 1 is planned: an edit, no authoring
@@ -104,11 +104,12 @@ def test_one_of_two_phases_done_is_partial(ws: Path) -> None:
         plan(task(1, "read_file", path="NOTES.md")),
         judge([], [1], completed=False, action="end_phase", reason="no NOTES.md"),
         summary(),
-    ], ws, request="Set the port to 8080, then write the changelog NOTES.md.",
+    ], ws, request="Set the port to 8080 in config.py, then write the changelog NOTES.md.",
         think_stage="never")
     final, finished = ending(events)
     assert finished.outcome == "partial"
     assert [j.by_engine for j in of(events, "judged")] == [True, False]
+    assert final.verification_line == "1 of 1 requested file is missing"
     assert [r["status"] for r in final.requirements] == ["done", "failed"]
     assert "config.py written by task 1" in final.requirements[0]["evidence"]
 

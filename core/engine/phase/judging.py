@@ -53,7 +53,8 @@ class Judging:
 
     async def _judge_and_route(self, tasks: list[Task], facts: str) -> str:
         engine, phase = self.engine, self.phase
-        state = await engine.current_state()  # the files do not change until the next round
+        # the files do not change until the next round
+        state = await engine.current_state(last_phase=not self.next_phase)
         verdict = await self._settled(tasks, state)
         if verdict is None and engine.accounting.exhausted:
             self._end("stopped", "the iteration budget is spent before the round was judged")
@@ -99,7 +100,7 @@ class Judging:
         changes = engine.writes_wanted
         unwritten = await authoring.unwritten_drafts(engine.request, engine.changed_files) \
             if authoring and changes and wrote and not failing and not broken else []
-        if state.state == "failing" and not failing:
+        if state.state == "failing" and not failing and not unwritten:
             return None  # a check the authoring stage does not make fails: the judge decides
         verdict = engine_verdict(
             tasks, wrote, failing, broken, unwritten, changes_requested=changes,

@@ -22,6 +22,7 @@ import re
 from typing import Any, Literal
 
 from core.engine.reports import PhaseRecord
+from core.engine.requests import FILE_NAME, mentions
 from core.engine.verification.state import VerificationState
 from core.shapes.phase import Phase
 from core.shapes.task import Task
@@ -166,13 +167,23 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
     if answered and not changes:
         has, evidence = True, "Answered in the run's final reply. " + evidence
     phases_done = bool(statuses) and all(s == "done" for s in statuses) or answered
-    if has and phases_done and state.state != "failing":
+    if has and phases_done and not _fails(requirement, state):
         status: RequirementStatus = "done"
     elif any(s != "not_attempted" for s in statuses) or has:
         status = "failed"
     else:
         status = "not_attempted"
     return {"requirement": requirement, "status": status, "evidence": evidence[:EVIDENCE_CHARS]}
+
+
+def _fails(requirement: str, state: VerificationState) -> bool:
+    """Whether the failing ``state`` bears on ``requirement``: every failing check does,
+    except a requested file missing, which spares a requirement that names files, none of
+    them missing ("Set the port in config.py" beside a missing NOTES.md)."""
+    if state.state != "failing" or not state.about:
+        return state.state == "failing"
+    return not FILE_NAME.search(requirement) or any(
+        mentions(requirement, name) for name in state.about)
 
 
 def account(requirements: list[str], records: list[PhaseRecord], state: VerificationState,

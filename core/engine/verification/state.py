@@ -3,7 +3,8 @@
 ``verified``: checks ran against the final files — the workspace's own tests, a test command
 the run ran after its last change, the request's stated examples — every file the run changed
 is covered by one, and none fails. ``failing``: such a check ran on the final files and
-failed, or a rename the request asks for is not done. ``unverified``: nothing checked the final files (or the run changed nothing). A check
+failed, a rename the request asks for is not done, or a file it tells the agent to write is
+missing. ``unverified``: nothing checked the final files (or the run changed nothing). A check
 is on the final files when every changed file it saw still has the content it saw.
 """
 
@@ -15,10 +16,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Verification = Literal["verified", "failing", "unverified"]
-CheckKind = Literal["tests", "command", "examples", "renames"]
+CheckKind = Literal["tests", "command", "examples", "renames", "files"]
 NOUNS = {"tests": ("test", "tests"), "command": ("test", "tests"),
          "examples": ("check of the request's examples", "checks of the request's examples"),
-         "renames": ("requested rename", "requested renames")}
+         "renames": ("requested rename", "requested renames"),
+         "files": ("requested file", "requested files")}
+FAILED = {"files": ("is missing", "are missing")}  # else "fails", "fail"
 
 
 def digest(text: str | None) -> str:
@@ -37,6 +40,7 @@ class Check:
     failed: int
     by: str
     covers_all: bool = True
+    about: tuple[str, ...] = ()  # the files a failing check is about alone (a missing file)
 
     def current(self, final: Mapping[str, str]) -> bool:
         """Whether the check saw the final version of every changed file it covers."""
@@ -49,7 +53,8 @@ class Check:
         noun = one if total == 1 else many
         if not self.failed:
             return f"{total} {noun} pass" if total != 1 else f"1 {noun} passes"
-        return f"{self.failed} of {total} {noun} " + ("fails" if self.failed == 1 else "fail")
+        one_fails, many_fail = FAILED.get(self.kind, ("fails", "fail"))
+        return f"{self.failed} of {total} {noun} " + (one_fails if self.failed == 1 else many_fail)
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class VerificationState:
     state: Verification = "unverified"
     line: str = "not verified"
     sentences: tuple[str, ...] = field(default_factory=tuple)
+    about: tuple[str, ...] = ()  # failing only for these files (missing); (): the whole run
 
     @property
     def checked(self) -> bool:
@@ -79,7 +85,10 @@ def verify(final: Mapping[str, str | None], checks: Iterable[Check],
     sentences = tuple(f"On the final files, {check.words()} ({check.by})." for check in current)
     sentences += tuple(notes)
     if failing:
-        return VerificationState("failing", "; ".join(c.words() for c in failing), sentences)
+        about = () if any(not c.about for c in failing) else tuple(
+            dict.fromkeys(name for c in failing for name in c.about))
+        return VerificationState("failing", "; ".join(c.words() for c in failing), sentences,
+                                 about)
     covered = set(digests) if any(c.covers_all for c in current) else {
         path for check in current for path in check.seen}
     if current and covered >= set(digests):

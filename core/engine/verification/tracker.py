@@ -1,13 +1,14 @@
 """Gathering a run's checks as they happen, and its verification state at the end.
 
-Four sources: test commands the run's tasks ran (their counts, and how many file changes the
+Five sources: test commands the run's tasks ran (their counts, and how many file changes the
 run had made by then: such a run is on the final files only when nothing changed after it);
 when the run changed Python files in a workspace with tests of its own, one run of those
 tests on the final files; and the examples the request states, run against the final
 version of each changed Python file that defines the functions they call; and the renames
 the request asks for, looked up in the files in question (``renames``: a rename not done is a
-failing check, one done is a sentence, not a verification). The last three are made here by
-the engine, without the model.
+failing check, one done is a sentence, not a verification); and the files the request tells
+the agent to write (``requested_files``: one missing is a failing check). The last four are
+made here by the engine, without the model.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.engine.verification.renames import Rename, files_in_question, leftovers
+from core.engine.verification.requested_files import missing
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
 from core.tools.code_checks import is_python
@@ -38,6 +40,7 @@ class Tracker:
     examples: tuple[Example, ...] = ()  # the examples the request states
     request: str = ""  # the person's words (the files a rename is looked up in)
     renames: tuple[Rename, ...] = ()  # the renames the request asks for
+    to_write: tuple[str, ...] = ()  # the new files the request tells the agent to write
 
     def task_finished(self, task: Task, changes_so_far: int) -> None:
         """Note a test command that ran (``changes_so_far``: file changes the run had made)."""
@@ -46,11 +49,14 @@ class Tracker:
             self.commands.append((task, changes_so_far))
 
     async def state(self, changed: list[str], changes: int, may_run_tests: bool = True,
-                    known: Known | None = None) -> VerificationState:
+                    known: Known | None = None, whole_request: bool = True
+                    ) -> VerificationState:
         """The verification state of the run whose changed files are ``changed`` after
         ``changes`` file changes in all; ``may_run_tests``: the engine may run the workspace's
         tests and the request's examples on them (at the end of the run); ``known``: the
-        examples' run on a file's text where one was made already (by the authoring stage)."""
+        examples' run on a file's text where one was made already (by the authoring stage);
+        ``whole_request``: the files the request tells the agent to write are due (not before
+        the last phase)."""
         final = await asyncio.to_thread(snapshot, self.workspace, set(changed))
         digests = {path: digest(text) for path, text in final.items()}
         checks = self._commands(digests, changes)
@@ -64,7 +70,19 @@ class Tracker:
                                     "the workspace's tests, run by the engine"))
         checks += await self._examples(final, may_run_tests, known)
         renamed, notes = await asyncio.to_thread(self._renames, digests)
-        return verify(final, checks + renamed, notes)
+        due = self._missing(digests) if whole_request else []
+        return verify(final, checks + renamed + due, notes)
+
+    def _missing(self, digests: dict[str, str]) -> list[Check]:
+        """A failing check when a file the request tells the agent to write is not there;
+        made now, so on the final files (``digests``)."""
+        absent = missing(self.workspace, self.to_write)
+        if not absent:
+            return []
+        names = ", ".join(absent[:4])
+        return [Check("files", digests, len(self.to_write) - len(absent), len(absent),
+                      f"{names} {'does' if len(absent) == 1 else 'do'} not exist",
+                      covers_all=False, about=tuple(absent))]
 
     def _renames(self, digests: dict[str, str]) -> tuple[list[Check], list[str]]:
         """A failing check for the renames the request asks for that are not done, or a

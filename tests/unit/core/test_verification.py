@@ -34,6 +34,20 @@ def test_a_failing_check_on_the_final_files_is_failing_and_says_how_many() -> No
     assert (state.state, state.line) == ("failing", "2 of 12 tests fail")
 
 
+def test_a_missing_file_fails_the_run_and_says_which_files_it_is_about() -> None:
+    now = {"calc.py": digest(FINAL["calc.py"])}
+    gone = Check("files", now, 1, 1, "NOTES.md does not exist", covers_all=False,
+                 about=("NOTES.md",))
+    state = verify(FINAL, [gone])
+    assert (state.state, state.line, state.about) == (
+        "failing", "1 of 2 requested files is missing", ("NOTES.md",))
+    two = Check("files", now, 0, 2, "a.txt, b.txt do not exist", covers_all=False,
+                about=("a.txt", "b.txt"))
+    assert verify(FINAL, [two]).line == "2 of 2 requested files are missing"
+    tests = Check("tests", now, 3, 1, "task 2")
+    assert verify(FINAL, [gone, tests]).about == ()  # a failing test bears on the whole run
+
+
 def test_examples_cover_only_their_file() -> None:
     final = {**FINAL, "notes.txt": "done\n"}
     examples = Check("examples", {"calc.py": digest(FINAL["calc.py"])}, 4, 0, "examples",
