@@ -57,7 +57,7 @@ def test_a_refused_request_stays_in_the_box_and_the_header_says_the_folder_is_mi
     factory = ScriptedFactory(one_read())
     window = make_window(factory)
     header = "document.getElementById('ctx-workspace').textContent"
-    assert js(qtbot, window, header) == f"📁 {workspace}"
+    wait_js(qtbot, window, f"{header} === {str(f'📁 {workspace}')!r}")  # set once loaded
     shutil.rmtree(workspace)
 
     submit(qtbot, window, REQUEST)
