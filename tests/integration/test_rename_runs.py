@@ -75,3 +75,31 @@ def test_the_classic_loop_is_held_to_the_same_rename_check(ws: Path) -> None:
     assert final.verification == "failing"
     assert "calc.py still uses add_numbers" in " ".join(final.verification_sentences)
     assert of(events, "run_finished")[0].outcome == "partial"
+
+
+def test_the_classic_loop_writes_the_drafts_named_files_its_answer_left_unwritten(
+        ws: Path) -> None:
+    """Seen on the embedded model (rename-key): the loop wrote config.json from a draft that
+    gave all three files, then answered; the draft is the floor in both engines."""
+    draft = (f"calc.py\n```python\n{CALC_RENAMED}```\n\nmain.py\n```python\n"
+             f"{MAIN_RENAMED}```\n")
+    events, model = run([
+        {"tool_calls": [{"tool": "write_file", "arguments": {
+            "path": "calc.py", "instruction": "rename add_numbers to add"}}]},
+        {"text": draft},  # the one-shot draft, asked by the write: both files
+        {"text": "calc.py now defines add."},  # main.py left as it was
+        {"text": "add_numbers is now add in calc.py and main.py."},
+    ], ws, request=ASK, use_phase_task=False)
+    assert (ws / "calc.py").read_text() == CALC_RENAMED
+    assert (ws / "main.py").read_text() == MAIN_RENAMED
+    planned = of(events, "tasks_planned")
+    assert [(p.mode, [t["arguments"]["path"] for t in p.tasks]) for p in planned] == [
+        ("plan", ["calc.py"]), ("draft", ["main.py"])]
+    told = model.requests[3]["messages"][-1]["content"]
+    assert told.startswith("Before taking your answer, the engine wrote") and "main.py" in told
+    assert [e.stage for e in of(events, "llm_call")] == ["classic", "author", "classic",
+                                                         "classic"]
+    final = of(events, "summary")[0]
+    assert final.final_summary == "add_numbers is now add in calc.py and main.py."
+    assert final.verification != "failing"
+    assert of(events, "run_finished")[0].outcome == "succeeded"

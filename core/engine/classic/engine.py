@@ -8,14 +8,16 @@ budget) writes the summary. The same events as the phase engine are emitted: one
 phase whose rounds are the model's tool batches. Its writes go through the same authoring
 stage (drafts first), and its outcome is held to the same rules: the request is its one
 requirement, with evidence from what ran, and the run's verification state decides, not its
-final message.
+final message. The draft is the floor here too: an answer that leaves files the draft gives
+and the request names unwritten is not taken at once; the engine writes them (the draft's
+content, no model call), tells the model, and asks for the answer again (once per run).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, Literal
 
 from core.engine.base import EngineBase
 from core.engine.classic.loop_detector import LoopDetector
@@ -47,6 +49,7 @@ class ClassicEngine(EngineBase):
         self.record = PhaseRecord(self.phase)
         self.loops = LoopDetector()
         self._round_starts: list[int] = []
+        self._drafts_written = False
 
     def on_file_changed(self, path: str) -> None:
         if path not in self.record.changed_files:
@@ -96,7 +99,7 @@ class ClassicEngine(EngineBase):
             if reply.tool_calls or (reply.text or "").strip():
                 self.accounting.usable += 1
             if not reply.tool_calls:
-                if self._reminded(reply.text or ""):
+                if self._reminded(reply.text or "") or await self._draft_left(reply.text or ""):
                     continue
                 self.answer = reply.text or ""
                 self.tally.answered = bool(self.answer.strip())
@@ -125,10 +128,47 @@ class ClassicEngine(EngineBase):
             "warning", "classic")
         return True
 
-    async def _round(self, calls: list[ToolCall]) -> str:
+    async def _draft_left(self, answer: str) -> bool:
+        """Whether the engine wrote the files the draft gives and the request names that the
+        run left unwritten, instead of taking ``answer`` (the phase engine's rule too: the
+        draft is the floor); once per run, only where a write already asked the draft."""
+        authoring = self.authoring
+        if self._drafts_written or authoring is None or authoring.drafted is None \
+                or not self.writes_wanted or WRITE not in self.tools.offered_names():
+            return False
+        left = await authoring.unwritten_drafts(self.request, self.changed_files)
+        if not left:
+            return False
+        self._drafts_written = True
+        number = self._next_round()
+        tasks = [Task(id=n, title=f"write {path}", tool=WRITE,
+                      description="the draft of this file: what the model alone wrote",
+                      arguments={"path": path, "instruction": "What the request asks."},
+                      round=number) for n, path in enumerate(left, 1)]
+        await self._execute(tasks, number, "the files the draft gives that the request names, "
+                                           "not written yet", "draft")
+        results = "\n".join(f"- {for_model(task)}" for task in tasks)
+        self.messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": (
+            "Before taking your answer, the engine wrote the files your first draft gives that "
+            f"the request names and the run had not written:\n{results}\nAnswer again: say "
+            "what is done, or make the changes still missing.")}]
+        return True
+
+    def _next_round(self) -> int:
         self.phase.rounds += 1
-        number = self.phase.rounds
         self._round_starts.append(len(self.messages))
+        return self.phase.rounds
+
+    async def _execute(self, tasks: list[Task], number: int, reasoning: str = "",
+                       mode: Literal["plan", "draft"] = "plan") -> None:
+        self.phase.tasks += tasks
+        self.emit(TasksPlanned(phase_id=1, round=number, max_rounds=self.phase.max_rounds,
+                               reasoning=reasoning, tasks=[t.card() for t in tasks],
+                               mode=mode))
+        await self.runner.execute(tasks, 1)
+
+    async def _round(self, calls: list[ToolCall]) -> str:
+        number = self._next_round()
         calls = [ToolCall(id=c.id or f"call_{number}_{i}", name=c.name, arguments=c.arguments)
                  for i, c in enumerate(calls)]
         tasks: list[Task] = []
@@ -158,10 +198,7 @@ class ClassicEngine(EngineBase):
                     for c in calls]
                 return "loop"
         if tasks:
-            self.phase.tasks += tasks
-            self.emit(TasksPlanned(phase_id=1, round=number, max_rounds=self.phase.max_rounds,
-                                   reasoning="", tasks=[t.card() for t in tasks]))
-            await self.runner.execute(tasks, 1)
+            await self._execute(tasks, number)
         by_call = {calls[t.id - 1].id: t for t in tasks}
         self.messages.append(assistant_calls([
             c if c.id in by_call else ToolCall(id=c.id, name=c.name, arguments=clip(c.arguments))
