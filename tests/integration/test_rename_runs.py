@@ -96,7 +96,8 @@ def test_the_classic_loop_writes_the_drafts_named_files_its_answer_left_unwritte
     assert [(p.mode, [t["arguments"]["path"] for t in p.tasks]) for p in planned] == [
         ("plan", ["calc.py"]), ("draft", ["main.py"])]
     told = model.requests[3]["messages"][-1]["content"]
-    assert told.startswith("Before taking your answer, the engine wrote") and "main.py" in told
+    assert told.startswith("Before taking your answer, the engine ran the writes") \
+        and "wrote main.py" in told
     assert [e.stage for e in of(events, "llm_call")] == ["classic", "author", "classic",
                                                          "classic"]
     final = of(events, "summary")[0]

@@ -149,9 +149,9 @@ class ClassicEngine(EngineBase):
                                            "not written yet", "draft")
         results = "\n".join(f"- {for_model(task)}" for task in tasks)
         self.messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": (
-            "Before taking your answer, the engine wrote the files your first draft gives that "
-            f"the request names and the run had not written:\n{results}\nAnswer again: say "
-            "what is done, or make the changes still missing.")}]
+            "Before taking your answer, the engine ran the writes of the files your first draft "
+            f"gives that the request names and the run had not written:\n{results}\nAnswer "
+            "again: say what is done, or make the changes still missing.")}]
         return True
 
     def _next_round(self) -> int:
