@@ -41,6 +41,7 @@ def test_the_classic_loop_that_never_writes_the_requested_file_ends_partial(ws: 
         "failing", "1 of 1 requested file is missing")
     assert "On the final files, 1 of 1 requested file is missing (totals.csv does not exist)." \
         in final.verification_sentences
+    assert final.final_summary == "totals.csv does not exist: the run did not write it."
     assert of(events, "run_finished")[0].outcome == "partial"
 
 

@@ -145,8 +145,9 @@ class ClassicEngine(EngineBase):
                       description="the draft of this file: what the model alone wrote",
                       arguments={"path": path, "instruction": "What the request asks."},
                       round=number) for n, path in enumerate(left, 1)]
-        await self._execute(tasks, number, "the files the draft gives that the request names, "
-                                           "not written yet", "draft")
+        await self._execute(tasks, number, "The draft is the floor: the files it gives that the "
+                                           "request names, which the answer left unwritten.",
+                            "draft")
         results = "\n".join(f"- {for_model(task)}" for task in tasks)
         self.messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": (
             "Before taking your answer, the engine ran the writes of the files your first draft "

@@ -4,13 +4,15 @@ A summary or a judge line that says tests or checks ran or passed is shown as wr
 when the run's verification state bears it out: ``verified`` keeps such sentences; when
 nothing checked the final files, the first such sentence is replaced by what did happen and
 the others are dropped; when checks fail, a sentence claiming that they pass is replaced the
-same way. Other sentences are untouched.
+same way. A sentence that speaks of a file the request asks for as there ("totals.csv is
+written") while it does not exist is replaced by that fact. Other sentences are untouched.
 """
 
 from __future__ import annotations
 
 import re
 
+from core.engine.requests import mentions
 from core.engine.verification.state import VerificationState
 
 SUBJECT = re.compile(r"\b(tests?|tested|testing|unit[- ]tests?|checks?|checked|verif\w*|"
@@ -44,14 +46,29 @@ def fact(state: VerificationState) -> str:
     return "No test or check ran on the final files, so this is not verified."
 
 
+def _absent(sentence: str, state: VerificationState) -> str:
+    """The missing file the request asks for that ``sentence`` speaks of as there, or ""."""
+    if NEGATED.search(sentence):
+        return ""
+    return next((name for name in state.missing if mentions(sentence, name)), "")
+
+
 def held_to(text: str, state: VerificationState) -> tuple[str, bool]:
     """``text`` with its unsupported claims replaced (see the module's docstring), and
     whether anything was replaced."""
-    if not text or state.state == "verified" or not SUBJECT.search(text):
+    if not text or state.state == "verified" or not (SUBJECT.search(text) or state.missing):
         return text, False
     out: list[str] = []
     replaced = False
     for piece in filter(None, SENTENCE.findall(text)):
+        absent = _absent(piece, state)
+        if absent:
+            lead = re.match(r"\s*(?:(?:[-*+]|\d+[.)])\s+)?", piece)
+            out.append((lead.group(0) if lead else "")
+                       + f"{absent} does not exist: the run did not write it."
+                       + ("\n" if piece.endswith("\n") else ""))
+            replaced = True
+            continue
         if _unsupported(piece, state):
             lead = piece[:len(piece) - len(piece.lstrip())]
             marker = re.match(r"\s*(?:[-*+]|\d+[.)])\s+", piece)

@@ -66,6 +66,7 @@ class VerificationState:
     line: str = "not verified"
     sentences: tuple[str, ...] = field(default_factory=tuple)
     about: tuple[str, ...] = ()  # failing only for these files (missing); (): the whole run
+    missing: tuple[str, ...] = ()  # the files the request asks for that do not exist
 
     @property
     def checked(self) -> bool:
@@ -87,8 +88,9 @@ def verify(final: Mapping[str, str | None], checks: Iterable[Check],
     if failing:
         about = () if any(not c.about for c in failing) else tuple(
             dict.fromkeys(name for c in failing for name in c.about))
+        missing = tuple(dict.fromkeys(n for c in failing if c.kind == "files" for n in c.about))
         return VerificationState("failing", "; ".join(c.words() for c in failing), sentences,
-                                 about)
+                                 about, missing)
     covered = set(digests) if any(c.covers_all for c in current) else {
         path for check in current for path in check.seen}
     if current and covered >= set(digests):

@@ -48,6 +48,17 @@ def test_a_missing_file_fails_the_run_and_says_which_files_it_is_about() -> None
     assert verify(FINAL, [gone, tests]).about == ()  # a failing test bears on the whole run
 
 
+def test_a_sentence_that_says_a_missing_file_is_there_is_replaced() -> None:
+    state = VerificationState("failing", "1 of 1 requested file is missing", (),
+                              ("totals.csv",), ("totals.csv",))
+    text = "## Done\n\n- totals.csv is written.\n- The script sums the amounts."
+    assert held_to(text, state) == ("## Done\n\n- totals.csv does not exist: the run did not "
+                                    "write it.\n- The script sums the amounts.", True)
+    assert held_to("totals.csv was not written.", state) == ("totals.csv was not written.", False)
+    assert held_to("totals.csv is written.", VerificationState()) == (
+        "totals.csv is written.", False)
+
+
 def test_examples_cover_only_their_file() -> None:
     final = {**FINAL, "notes.txt": "done\n"}
     examples = Check("examples", {"calc.py": digest(FINAL["calc.py"])}, 4, 0, "examples",
