@@ -73,16 +73,17 @@ def named_files(text: str, root: Path) -> list[str]:
     return found
 
 
-def new_files(text: str, root: Path) -> list[str]:
+def new_files(text: str, root: Path, tests: bool = False) -> list[str]:
     """The files ``text`` names that the workspace does not hold yet ("write NOTES.md"), by
-    the common extensions of text and code files; test modules and names outside the
-    workspace left out. A method name such as ``str.split`` is not one."""
+    the common extensions of text and code files; names outside the workspace left out, and
+    test modules unless ``tests``. A method name such as ``str.split`` is not one."""
     found: list[str] = []
     base = root.resolve()
     for match in FILE_NAME.finditer(text):
         name = match.group(1)
         path = (base / name).resolve()
-        if name in found or is_test_file(name) or not path.is_relative_to(base) \
+        if name in found or (is_test_file(name) and not tests) \
+                or not path.is_relative_to(base) \
                 or path.exists() or name.rsplit(".", 1)[-1].lower() not in FILE_EXTENSIONS:
             continue
         found.append(name)

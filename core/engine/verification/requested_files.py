@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from core.engine.requests import FILE_EXTENSIONS, FILE_NAME, NEGATED, NEGATED_ZH
+from core.engine.requests import FILE_NAME, NEGATED, NEGATED_ZH, new_files
 
 SENTENCE = re.compile(r"[^\n.!?;。！？；]+(?:[.!?;](?!\s|$)[^\n.!?;。！？；]*)*")
 LEAD = r"(?:please\s+|also\s+|then\s+|now\s+|finally\s+|first\s+|next\s+|just\s+)*"
@@ -32,7 +32,6 @@ def files_to_write(text: str, root: Path) -> tuple[str, ...]:
     """The files ``text`` tells the agent to write that ``root`` does not hold yet, each
     once, in the order named (at most ``MAX_FILES``)."""
     found: list[str] = []
-    base = root.resolve()
     for sentence in SENTENCE.findall(text):
         if NEGATED.search(sentence) or NEGATED_ZH.search(sentence):
             continue
@@ -40,13 +39,8 @@ def files_to_write(text: str, root: Path) -> tuple[str, ...]:
         verb = IMPERATIVE.search(plain) or IMPERATIVE_ZH.search(plain)
         if verb is None:
             continue
-        for match in FILE_NAME.finditer(sentence, verb.end()):
-            name = match.group(1)
-            path = (base / name).resolve()
-            if name in found or not path.is_relative_to(base) or path.exists() \
-                    or name.rsplit(".", 1)[-1].lower() not in FILE_EXTENSIONS:
-                continue
-            found.append(name)
+        found += [name for name in new_files(sentence[verb.end():], root, tests=True)
+                  if name not in found]
     return tuple(found[:MAX_FILES])
 
 

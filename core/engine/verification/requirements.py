@@ -180,10 +180,10 @@ def _fails(requirement: str, state: VerificationState) -> bool:
     """Whether the failing ``state`` bears on ``requirement``: every failing check does,
     except a requested file missing, which spares a requirement that names files, none of
     them missing ("Set the port in config.py" beside a missing NOTES.md)."""
-    if state.state != "failing" or not state.about:
+    if state.state != "failing" or not state.only_missing:
         return state.state == "failing"
     return not FILE_NAME.search(requirement) or any(
-        mentions(requirement, name) for name in state.about)
+        mentions(requirement, name) for name in state.missing)
 
 
 def account(requirements: list[str], records: list[PhaseRecord], state: VerificationState,

@@ -40,7 +40,7 @@ class Check:
     failed: int
     by: str
     covers_all: bool = True
-    about: tuple[str, ...] = ()  # the files a failing check is about alone (a missing file)
+    missing: tuple[str, ...] = ()  # the requested files a "files" check found missing
 
     def current(self, final: Mapping[str, str]) -> bool:
         """Whether the check saw the final version of every changed file it covers."""
@@ -65,8 +65,8 @@ class VerificationState:
     state: Verification = "unverified"
     line: str = "not verified"
     sentences: tuple[str, ...] = field(default_factory=tuple)
-    about: tuple[str, ...] = ()  # failing only for these files (missing); (): the whole run
     missing: tuple[str, ...] = ()  # the files the request asks for that do not exist
+    only_missing: bool = False  # failing only because of them (no other check fails)
 
     @property
     def checked(self) -> bool:
@@ -86,11 +86,9 @@ def verify(final: Mapping[str, str | None], checks: Iterable[Check],
     sentences = tuple(f"On the final files, {check.words()} ({check.by})." for check in current)
     sentences += tuple(notes)
     if failing:
-        about = () if any(not c.about for c in failing) else tuple(
-            dict.fromkeys(name for c in failing for name in c.about))
-        missing = tuple(dict.fromkeys(n for c in failing if c.kind == "files" for n in c.about))
+        missing = tuple(name for c in failing for name in c.missing)
         return VerificationState("failing", "; ".join(c.words() for c in failing), sentences,
-                                 about, missing)
+                                 missing, all(c.kind == "files" for c in failing))
     covered = set(digests) if any(c.covers_all for c in current) else {
         path for check in current for path in check.seen}
     if current and covered >= set(digests):

@@ -82,7 +82,7 @@ class Tracker:
         names = ", ".join(absent[:4])
         return [Check("files", digests, len(self.to_write) - len(absent), len(absent),
                       f"{names} {'does' if len(absent) == 1 else 'do'} not exist",
-                      covers_all=False, about=tuple(absent))]
+                      covers_all=False, missing=tuple(absent))]
 
     def _renames(self, digests: dict[str, str]) -> tuple[list[Check], list[str]]:
         """A failing check for the renames the request asks for that are not done, or a

@@ -37,20 +37,21 @@ def test_a_failing_check_on_the_final_files_is_failing_and_says_how_many() -> No
 def test_a_missing_file_fails_the_run_and_says_which_files_it_is_about() -> None:
     now = {"calc.py": digest(FINAL["calc.py"])}
     gone = Check("files", now, 1, 1, "NOTES.md does not exist", covers_all=False,
-                 about=("NOTES.md",))
+                 missing=("NOTES.md",))
     state = verify(FINAL, [gone])
-    assert (state.state, state.line, state.about) == (
-        "failing", "1 of 2 requested files is missing", ("NOTES.md",))
+    assert (state.state, state.line, state.missing, state.only_missing) == (
+        "failing", "1 of 2 requested files is missing", ("NOTES.md",), True)
     two = Check("files", now, 0, 2, "a.txt, b.txt do not exist", covers_all=False,
-                about=("a.txt", "b.txt"))
+                missing=("a.txt", "b.txt"))
     assert verify(FINAL, [two]).line == "2 of 2 requested files are missing"
     tests = Check("tests", now, 3, 1, "task 2")
-    assert verify(FINAL, [gone, tests]).about == ()  # a failing test bears on the whole run
+    both = verify(FINAL, [gone, tests])
+    assert (both.missing, both.only_missing) == (("NOTES.md",), False)  # a test fails too
 
 
 def test_a_sentence_that_says_a_missing_file_is_there_is_replaced() -> None:
     state = VerificationState("failing", "1 of 1 requested file is missing", (),
-                              ("totals.csv",), ("totals.csv",))
+                              ("totals.csv",), True)
     text = "## Done\n\n- totals.csv is written.\n- The script sums the amounts."
     assert held_to(text, state) == ("## Done\n\n- totals.csv does not exist: the run did not "
                                     "write it.\n- The script sums the amounts.", True)
