@@ -4,7 +4,10 @@ A summary or a judge line that says tests or checks ran or passed is shown as wr
 when the run's verification state bears it out: ``verified`` keeps such sentences; when
 nothing checked the final files, the first such sentence is replaced by what did happen and
 the others are dropped; when checks fail, a sentence claiming that they pass is replaced the
-same way. A sentence that speaks of a file the request asks for as there ("totals.csv is
+same way. A sentence that vouches for the result without naming a check ("the code works as
+expected") claims as much as one that names it. A negation turns only what it stands just
+before ("no tests", "did not pass"), so "passed all the checks and did not change the input"
+still claims. A sentence that speaks of a file the request asks for as there ("totals.csv is
 written") while it does not exist is replaced by that fact. Other sentences are untouched.
 """
 
@@ -19,17 +22,31 @@ SUBJECT = re.compile(r"\b(tests?|tested|testing|unit[- ]tests?|checks?|checked|v
                      r"pytest|assert\w*)\b", re.IGNORECASE)
 RAN = re.compile(r"\b(pass\w*|succeed\w*|success\w*|ran|run|runs|running|executed|green|"
                  r"verified|confirmed|tested|checked|work\w*|ok)\b", re.IGNORECASE)
+VOUCHED = re.compile(r"\b(?:works?|working|behaves?)\s+(?:as\s+(?:expected|intended|required|"
+                     r"specified|requested)|correctly|properly|perfectly|fine)\b|"
+                     r"\b(?:is|are)\s+(?:now\s+)?(?:fully\s+)?(?:working|functional)\b",
+                     re.IGNORECASE)
 NEGATED = re.compile(r"\b(no|not|nothing|never|none|without|neither|nor)\b|n't\b", re.IGNORECASE)
+WORD = re.compile(r"[\w']+")
+NEAR = 3  # words before a subject or a verb that a negation among them turns
 PASSED = re.compile(r"\b(pass\w*|succeed\w*|success\w*|green|verified|confirmed|work\w*|all)\b",
                     re.IGNORECASE)
 SENTENCE = re.compile(r"[^\n]*?(?:[.!?](?=\s)|\n|$)")
 
 
 def claims(sentence: str) -> bool:
-    """Whether ``sentence`` says tests or checks ran or passed (a sentence that says they did
-    not claims nothing)."""
-    return bool(SUBJECT.search(sentence) and RAN.search(sentence)
-                and not NEGATED.search(sentence))
+    """Whether ``sentence`` says tests or checks ran or passed, or vouches for the result
+    (a sentence that says they did not, or that no test ran, claims nothing)."""
+    subjects = list(SUBJECT.finditer(sentence))
+    if subjects and all(_negated(sentence, match.start()) for match in subjects):
+        return False
+    verbs = RAN.finditer(sentence) if subjects else VOUCHED.finditer(sentence)
+    return any(not _negated(sentence, match.start()) for match in verbs)
+
+
+def _negated(sentence: str, start: int) -> bool:
+    """Whether a negation is among the ``NEAR`` words before ``start``."""
+    return any(NEGATED.search(word) for word in WORD.findall(sentence[:start])[-NEAR:])
 
 
 def _unsupported(sentence: str, state: VerificationState) -> bool:
@@ -56,7 +73,8 @@ def _absent(sentence: str, state: VerificationState) -> str:
 def held_to(text: str, state: VerificationState) -> tuple[str, bool]:
     """``text`` with its unsupported claims replaced (see the module's docstring), and
     whether anything was replaced."""
-    if not text or state.state == "verified" or not (SUBJECT.search(text) or state.missing):
+    if not text or state.state == "verified" or not (
+            SUBJECT.search(text) or VOUCHED.search(text) or state.missing):
         return text, False
     out: list[str] = []
     replaced = False

@@ -98,6 +98,35 @@ def test_sentences_that_say_nothing_ran_are_not_claims() -> None:
     assert claims("I ran pytest and everything is green.")
 
 
+
+def test_a_negation_turns_only_what_it_stands_before() -> None:
+    # Seen on llama-server (ex-flatten-dict): shown as written beside "2 of 3 checks fail".
+    sentence = ("The implementation passed all the provided checks and did not change the "
+                "input dictionaries.")
+    assert claims(sentence)
+    failing = VerificationState("failing", "2 of 3 checks of the request's examples fail")
+    held, replaced = held_to(f"Implemented flatten. {sentence} Done.", failing)
+    assert replaced
+    assert held == ("Implemented flatten. On the final files, 2 of 3 checks of the request's "
+                    "examples fail. Done.")
+    assert not claims("The code was written but not tested.")
+    assert not claims("No tests exist yet, so nothing was checked.")
+    assert not claims("The tests didn't pass.")
+
+
+def test_a_sentence_that_vouches_for_the_result_claims_it() -> None:
+    assert claims("The implementation is complete and works as expected.")
+    assert claims("The parser now behaves correctly and is fully working.")
+    assert not claims("It does not work as expected for empty input.")
+    assert not claims("The function works on lists and tuples.")
+    held, replaced = held_to("Implemented EventBus in events.py. It works as expected.",
+                             verify(FINAL, []))
+    assert replaced
+    assert held == ("Implemented EventBus in events.py. No test or check ran on the final "
+                    "files, so this is not verified.")
+    verified = VerificationState("verified", "3 tests pass")
+    assert held_to("It works as expected.", verified) == ("It works as expected.", False)
+
 def test_requirements_are_grounded_in_the_persons_words() -> None:
     request = "Implement add in calc.py so it returns the sum"
     assert grounded("add returns the sum of its arguments", "", request)
