@@ -117,3 +117,32 @@ def test_the_first_call_names_the_workspace_files_so_paths_need_no_guessing(ws: 
     user = model.requests[0]["messages"][1]["content"]
     assert user.startswith("what is here?\n\nWorkspace files when the run started:\n")
     assert user.splitlines()[-4:] == ["hotels.txt", "museum.txt", "places/", "places/park.txt"]
+
+
+def test_a_reply_that_only_repeats_a_tool_result_is_no_answer(ws: Path) -> None:
+    read = calls(("read_file", {"path": "museum.txt"}))
+    _, probe = run([read, {"text": "ok"}], ws, request="where is the museum",
+                   use_phase_task=False)
+    result = probe.requests[1]["messages"][-1]
+    assert result["role"] == "tool" and "Qiongshan" in result["content"]
+    echo = f"<tool_response>\n{result['content']}\n</tool_response>"
+    events, model = run([read, {"text": echo},
+                         summary("## Found\n\nHainan Museum is in Qiongshan.")],
+                        ws, request="where is the museum", use_phase_task=False)
+    final = of(events, "summary")[0]
+    assert final.final_summary == "## Found\n\nHainan Museum is in Qiongshan."
+    assert "tool_response" not in final.final_summary
+    assert model.requests[-1]["tool_choice"] == {"type": "function",
+                                                 "function": {"name": "summarizer"}}
+    assert any(n.level == "warning" and "only repeated a tool result" in n.message
+               for n in of(events, "notice"))
+
+
+def test_a_plain_answer_that_quotes_a_file_is_still_the_answer(ws: Path) -> None:
+    events, model = run([calls(("read_file", {"path": "museum.txt"})),
+                         {"text": "The museum.txt file says: Hainan Museum: Qiongshan"}],
+                        ws, request="where is the museum", use_phase_task=False)
+    final = of(events, "summary")[0]
+    assert final.final_summary == "The museum.txt file says: Hainan Museum: Qiongshan"
+    assert len(model.requests) == 2
+    assert not any("only repeated" in n.message for n in of(events, "notice"))

@@ -2,7 +2,7 @@
 
 The model sees the request and every workspace tool with ``tool_choice`` "auto". A reply
 with tool calls runs them concurrently (each answered by its tool message); a text reply
-is the answer. Repeating an identical call is a loop: the model is told once, the second
+is the answer, unless it only repeats a tool message (``answers``). Repeating an identical call is a loop: the model is told once, the second
 time the loop ends. Without a text answer a forced ``summarizer`` call (outside the
 budget) writes the summary. The same events as the phase engine are emitted: one pseudo
 phase whose rounds are the model's tool batches. Its writes go through the same authoring
@@ -20,6 +20,7 @@ import json
 from typing import Any, Literal
 
 from core.engine.base import EngineBase
+from core.engine.classic.answers import echoed
 from core.engine.classic.loop_detector import LoopDetector
 from core.engine.context import compact, rounds_digest
 from core.engine.execution.offered import WRITE, check_write
@@ -101,14 +102,24 @@ class ClassicEngine(EngineBase):
             if not reply.tool_calls:
                 if self._reminded(reply.text or "") or await self._draft_left(reply.text or ""):
                     continue
-                self.answer = reply.text or ""
+                self.answer = self._answer(reply.text or "")
                 self.tally.answered = bool(self.answer.strip())
-                self.messages.append({"role": "assistant", "content": self.answer})
+                self.messages.append({"role": "assistant", "content": reply.text or ""})
                 return "completed"
             if await self._round(list(reply.tool_calls)) == "loop":
                 self.phase.status = "stopped"
                 self.phase.failed_reason = "the model kept repeating the same call"
                 return "completed"
+
+    def _answer(self, text: str) -> str:
+        """``text``, or "" when it only repeats a tool message (see ``answers``): the summary
+        is then written from the run, and the request counts as not answered in words."""
+        if not echoed(text, self.messages):
+            return text
+        self.emit(Notice(level="warning", stage="classic", message=(
+            "The model's last reply only repeated a tool result; the summary is written "
+            "from the run instead.")))
+        return ""
 
     def _reminded(self, answer: str) -> bool:
         """Whether the ``write_reminder`` assist asked for the write instead of taking
