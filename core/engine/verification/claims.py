@@ -20,8 +20,8 @@ from core.engine.verification.state import VerificationState
 
 SUBJECT = re.compile(r"\b(tests?|tested|testing|unit[- ]tests?|checks?|checked|verif\w*|"
                      r"pytest|assert\w*)\b", re.IGNORECASE)
-RAN = re.compile(r"\b(pass\w*|succeed\w*|success\w*|ran|run|runs|running|executed|green|"
-                 r"verified|confirmed|tested|checked|work\w*|ok)\b", re.IGNORECASE)
+RAN = re.compile(r"\b(pass(?:es|ed|ing)?|succeed\w*|success\w*|ran|run|runs|running|executed|"
+                 r"green|verified|confirmed|tested|checked|work(?:s|ed|ing)?|ok)\b", re.IGNORECASE)
 VOUCHED = re.compile(r"\b(?:works?|working|behaves?)\s+(?:as\s+(?:expected|intended|required|"
                      r"specified|requested)|correctly|properly|perfectly|fine)\b|"
                      r"\b(?:is|are)\s+(?:now\s+)?(?:fully\s+)?(?:working|functional)\b",
@@ -29,8 +29,8 @@ VOUCHED = re.compile(r"\b(?:works?|working|behaves?)\s+(?:as\s+(?:expected|inten
 NEGATED = re.compile(r"\b(no|not|nothing|never|none|without|neither|nor)\b|n't\b", re.IGNORECASE)
 WORD = re.compile(r"[\w']+")
 NEAR = 3  # words before a subject or a verb that a negation among them turns
-PASSED = re.compile(r"\b(pass\w*|succeed\w*|success\w*|green|verified|confirmed|work\w*|all)\b",
-                    re.IGNORECASE)
+PASSED = re.compile(r"\b(pass(?:es|ed|ing)?|succeed\w*|success\w*|green|verified|confirmed|"
+                    r"work(?:s|ed|ing)?|all)\b", re.IGNORECASE)
 SENTENCE = re.compile(r"[^\n]*?(?:[.!?](?=\s)|\n|$)")
 
 

@@ -112,6 +112,9 @@ def test_a_negation_turns_only_what_it_stands_before() -> None:
     assert not claims("The code was written but not tested.")
     assert not claims("No tests exist yet, so nothing was checked.")
     assert not claims("The tests didn't pass.")
+    # "password" and "workspace" are not "pass" and "work" (llama-server, ex-password-check)
+    assert not claims("The function checks the rules for a strong password, with no digit.")
+    assert not claims("The checks cover the workspace.")
 
 
 def test_a_sentence_that_vouches_for_the_result_claims_it() -> None:
