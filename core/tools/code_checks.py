@@ -1,7 +1,9 @@
 """Facts about a file's new content the engine can check without a model.
 
 A Python file still parses (else: the error and its line), uses no name that nothing
-defines (pyflakes), the functions and classes it defined before are still defined, and it
+defines (pyflakes), sets no instance attribute to a plain value under the name of one of its
+class's methods (the method is then gone from every instance: ``self.items = {}`` beside
+``def items(self)``), the functions and classes it defined before are still defined, and it
 was not replaced by much less content. The writing
 tools refuse Python that does not parse (unless it did not parse before either); the facts
 go to the judge and to the next authoring call of the file.
@@ -76,15 +78,72 @@ def undefined_names(text: str, path: str) -> list[str]:
     return [f"line {line}: {name}" for line, name in undefined(text, path)]
 
 
+PLAIN_CALLS = frozenset({"dict", "list", "set", "tuple", "frozenset", "int", "float", "str",
+                         "bool", "bytes", "bytearray", "defaultdict", "OrderedDict", "Counter",
+                         "deque"})
+PLAIN_VALUES = (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.DictComp,
+                ast.ListComp, ast.SetComp, ast.JoinedStr)
+
+
+def hidden_methods(text: str, path: str) -> list[str]:
+    """Methods an instance attribute of the same name hides, one line each ("line 7:
+    self.items = {} hides the method Inventory.items() of line 33"): a method of the class
+    (no decorator) that one of its methods sets on the instance to a plain value (a literal,
+    a display, a comprehension, a call of ``dict``, ``list`` and the like); empty when the
+    text does not parse."""
+    tree = parsed(text, path)
+    if tree is None:
+        return []
+    found: list[tuple[int, str]] = []
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        functions = [item for item in cls.body
+                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        methods = {item.name: item.lineno for item in functions if not item.decorator_list}
+        for function in functions:
+            if not function.args.args:
+                continue
+            me = function.args.args[0].arg
+            for node in ast.walk(function):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+                    if isinstance(node, ast.AnnAssign) and node.value is not None else []
+                for target in targets:
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                            and target.value.id == me and target.attr in methods \
+                            and _plain(node.value):
+                        found.append((node.lineno, f"line {node.lineno}: {me}.{target.attr} = "
+                                      f"{ast.unparse(node.value)[:40]} hides the method "
+                                      f"{cls.name}.{target.attr}() of line "
+                                      f"{methods[target.attr]}"))
+    return [line for _, line in sorted(set(found))]
+
+
+def _plain(value: ast.expr | None) -> bool:
+    if isinstance(value, PLAIN_VALUES):
+        return True
+    return isinstance(value, ast.Call) and (
+        isinstance(value.func, ast.Name) and value.func.id in PLAIN_CALLS
+        or isinstance(value.func, ast.Attribute) and value.func.attr in PLAIN_CALLS)
+
+
+def faults(text: str, path: str) -> list[str]:
+    """What will fail when the Python file ``text`` runs, found without running it: names
+    nothing defines and methods an attribute hides, one line each (empty for other files
+    and for text that does not parse)."""
+    if not is_python(path):
+        return []
+    return ([f"undefined name at {where}" for where in undefined_names(text, path)]
+            + hidden_methods(text, path))[:8]
+
+
 def problems(path: str, old: str | None, new: str) -> list[str]:
     """What makes ``new`` a broken Python file: it does not parse (when the file it replaces
-    did), or it uses names nothing defines; empty for other files."""
+    did), or ``faults`` finds something; empty for other files."""
     if not is_python(path):
         return []
     refusal = parse_refusal(path, old, new)
     if refusal:
         return [refusal]
-    return [f"undefined name at {where}" for where in undefined_names(new, path)[:8]]
+    return faults(new, path)
 
 
 def definitions(text: str, path: str) -> set[str]:
@@ -142,6 +201,9 @@ def write_facts(path: str, old: str | None, new: str | None,
         unknown = undefined_names(new, path) if not problem else []
         if unknown:
             facts.append(f"{path} uses names nothing defines ({'; '.join(unknown[:6])})")
+        hidden = hidden_methods(new, path) if not problem else []
+        if hidden:
+            facts.append(f"{path}: an attribute hides a method ({'; '.join(hidden[:4])})")
         if old is not None and not problem:
             lost = sorted(definitions(old, path) - definitions(new, path) - renamed)
             if lost:

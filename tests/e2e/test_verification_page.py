@@ -90,3 +90,26 @@ def test_a_write_waiting_for_approval_shows_its_diff_and_denial_leaves_the_file(
     assert (workspace / "config.py").read_text() == "PORT = 8000\n"
     assert texts(qtbot, window, ".approval-answer") == ["Denied"]
     assert js(qtbot, window, "document.querySelector('.run').dataset.outcome") == "failed"
+
+
+def test_a_fault_read_from_the_final_file_is_on_the_summary_panel(
+        qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
+    (workspace / "inventory.py").write_text("class Inventory:\n    pass\n")
+    hidden = ("class Inventory:\n    def __init__(self):\n        self.items = {}\n\n"
+              "    def items(self):\n        return sorted(self.items.items())\n")
+    window = make_window(ScriptedFactory([
+        analysis("Implement Inventory"), authored(hidden, "inventory.py"),
+        authored(hidden, "inventory.py"), authored(hidden, "inventory.py"),
+        summary("Inventory is implemented and works as expected.")]))
+    submit(qtbot, window, "Implement Inventory in inventory.py; items() lists the stock.")
+    wait_js(qtbot, window, FINISHED)
+    assert texts(qtbot, window, ".summarizer-header .badge") == [
+        "◐ Partly done", "🧪 1 fault in the code"]
+    assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
+        "On the final files, 1 fault in the code (read by the engine in inventory.py: line 3: "
+        "self.items = {} hides the method Inventory.items() of line 5)."]
+    said = texts(qtbot, window, ".message-summarizer")[0]
+    assert "works as expected" not in said and "On the final files, 1 fault in the code." in said
+    wait_js(qtbot, window, "document.body.dataset.state === 'idle'")
+    qtbot.wait(800)
+    assert window.grab().save(str(ARTIFACTS / "window-fault-in-the-code.png"))

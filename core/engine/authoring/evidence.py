@@ -1,11 +1,12 @@
 """What the engine itself found out about a candidate file, and when one candidate is better.
 
 Evidence is produced by the engine, never taken from a model's word: whether the candidate
-parses (Python), how many of the workspace's own tests pass with it in place
+parses (Python), what will fail when it runs, found without running it (names nothing
+defines, methods an attribute hides: ``core.tools.code_checks.faults``), how many of the workspace's own tests pass with it in place
 (``core.tools.test_runs``), and how many of the examples the request states it meets
 (``core.tools.request_examples``). A candidate is better than another only when this
-evidence says so — it parses where the other does not, then fewer of these checks fail (then
-more pass). Equal evidence is no reason to replace what is there.
+evidence says so — it parses where the other does not, then fewer faults and failing checks
+(then more passing ones). Equal evidence is no reason to replace what is there.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class Evidence:
     parse_error: str = ""
     tests: TestRun | None = None
     examples: ExampleRun | None = None
+    faults: tuple[str, ...] = ()
 
     @property
     def parses(self) -> bool:
@@ -38,7 +40,8 @@ class Evidence:
 
     def key(self) -> tuple[bool, int, int]:
         runs = [run for run in (self.ran_tests, self.ran_examples) if run is not None]
-        return (self.parses, -sum(run.failed for run in runs), sum(run.passed for run in runs))
+        return (self.parses, -len(self.faults) - sum(run.failed for run in runs),
+                sum(run.passed for run in runs))
 
     def better_than(self, other: Evidence) -> bool:
         return self.key() > other.key()
@@ -47,14 +50,15 @@ class Evidence:
     def failing(self) -> bool:
         """Whether a check the engine ran found something wrong."""
         tests, examples = self.ran_tests, self.ran_examples
-        return not self.parses or bool(tests and tests.failed) or bool(examples
-                                                                      and examples.failed)
+        return not self.parses or bool(self.faults) or bool(tests and tests.failed) \
+            or bool(examples and examples.failed)
 
     def found(self) -> list[str]:
         """What failed, one line each, for a repair call."""
         lines: list[str] = []
         if not self.parses:
             lines.append(f"it is not valid Python: {self.parse_error}")
+        lines += [f"it will fail when run: {fault}" for fault in self.faults]
         tests = self.ran_tests
         if tests and tests.failed:
             lines.append(f"the workspace's tests: {tests.describe()}")
@@ -70,6 +74,8 @@ class Evidence:
         parts: list[str] = []
         if not self.parses:
             parts.append(f"does not parse ({self.parse_error})")
+        if self.faults:
+            parts.append(f"will fail when run ({'; '.join(self.faults[:4])})")
         if self.ran_tests:
             parts.append(f"the workspace's tests: {self.ran_tests.describe()}")
         if self.ran_examples:

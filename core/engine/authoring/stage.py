@@ -35,7 +35,7 @@ from core.engine.authoring.replies import Authored, search_replace, whole_file
 from core.engine.requests import mentions, named_files, new_files
 from core.engine.stages.caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
-from core.tools.code_checks import is_python, problems, syntax_error
+from core.tools.code_checks import faults, is_python, problems, syntax_error
 from core.tools.current_text import current_text
 from core.tools.request_examples import Example, ExampleRun, examples_for, run_examples
 from core.tools.test_runs import run_tests
@@ -313,7 +313,7 @@ class AuthoringStage:
         stated = examples_for(content, self.examples) if not error and is_python(rel) else ()
         examples = await run_examples(self.workspace, self._pending(rel, content), rel, stated,
                                       self.sandbox_mode) if stated else None
-        found = Evidence(error, tests, examples)
+        found = Evidence(error, tests, examples, tuple(faults(content, rel)) if not error else ())
         self._evidence[key] = found
         return found
 

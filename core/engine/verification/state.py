@@ -3,8 +3,9 @@
 ``verified``: checks ran against the final files — the workspace's own tests, a test command
 the run ran after its last change, the request's stated examples — every file the run changed
 is covered by one, and none fails. ``failing``: such a check ran on the final files and
-failed, a rename the request asks for is not done, or a file it tells the agent to write is
-missing. ``unverified``: nothing checked the final files (or the run changed nothing). A check
+failed, a rename the request asks for is not done, a file it tells the agent to write is
+missing, or a changed Python file will fail when it runs (a name nothing defines, a method an
+attribute hides: read from the code, not run). ``unverified``: nothing checked the final files (or the run changed nothing). A check
 is on the final files when every changed file it saw still has the content it saw.
 """
 
@@ -16,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Verification = Literal["verified", "failing", "unverified"]
-CheckKind = Literal["tests", "command", "examples", "renames", "files"]
+CheckKind = Literal["tests", "command", "examples", "renames", "files", "faults"]
 NOUNS = {"tests": ("test", "tests"), "command": ("test", "tests"),
          "examples": ("check of the request's examples", "checks of the request's examples"),
          "renames": ("requested rename", "requested renames"),
-         "files": ("requested file", "requested files")}
+         "files": ("requested file", "requested files"),
+         "faults": ("fault in the code", "faults in the code")}
 FAILED = {"files": ("is missing", "are missing")}  # else "fails", "fail"
 
 
@@ -49,6 +51,8 @@ class Check:
 
     def words(self) -> str:
         one, many = NOUNS[self.kind]
+        if self.kind == "faults":  # made only when it finds something: no count of passes
+            return f"{self.failed} {one if self.failed == 1 else many}"
         total = self.passed + self.failed
         noun = one if total == 1 else many
         if not self.failed:

@@ -1,14 +1,16 @@
 """Gathering a run's checks as they happen, and its verification state at the end.
 
-Five sources: test commands the run's tasks ran (their counts, and how many file changes the
+Six sources: test commands the run's tasks ran (their counts, and how many file changes the
 run had made by then: such a run is on the final files only when nothing changed after it);
 when the run changed Python files in a workspace with tests of its own, one run of those
 tests on the final files; and the examples the request states, run against the final
 version of each changed Python file that defines the functions they call; and the renames
 the request asks for, looked up in the files in question (``renames``: a rename not done is a
 failing check, one done is a sentence, not a verification); and the files the request tells
-the agent to write (``requested_files``: one missing is a failing check). The last four are
-made here by the engine, without the model.
+the agent to write (``requested_files``: one missing is a failing check); and what will fail
+when a changed Python file runs, read from its code (``code_checks.faults``: a name nothing
+defines, a method an attribute hides; a failing check per file). The last five are made here
+by the engine, without the model.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from core.engine.verification.renames import Rename, files_in_question, leftover
 from core.engine.verification.requested_files import missing
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
-from core.tools.code_checks import is_python
+from core.tools.code_checks import faults, is_python
 from core.tools.request_examples import Example, ExampleRun, examples_for, run_examples
 from core.tools.snapshots import snapshot
 from core.tools.test_runs import read_counts, run_tests
@@ -69,6 +71,7 @@ class Tracker:
                 checks.append(Check("tests", digests, ran.passed, ran.failed,
                                     "the workspace's tests, run by the engine"))
         checks += await self._examples(final, may_run_tests, known)
+        checks += await asyncio.to_thread(_faults, final)
         renamed, notes = await asyncio.to_thread(self._renames, digests)
         due = self._missing(digests) if whole_request else []
         return verify(final, checks + renamed + due, notes)
@@ -131,3 +134,15 @@ class Tracker:
                                 f"task {task.id} in round {task.round} ran "
                                 f"`{str(task.arguments.get('command', ''))[:60]}`"))
         return checks
+
+
+def _faults(final: dict[str, str | None]) -> list[Check]:
+    """A failing check for each changed Python file with faults (``code_checks.faults``)."""
+    checks = []
+    for path, text in final.items():
+        found = faults(text, path) if text else []
+        if found:
+            checks.append(Check("faults", {path: digest(text)}, 0, len(found),
+                                f"read by the engine in {path}: {'; '.join(found[:3])}",
+                                covers_all=False))
+    return checks
