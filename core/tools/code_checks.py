@@ -12,6 +12,7 @@ go to the judge and to the next authoring call of the file.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 
 SHRINK_RATIO = 0.5
@@ -133,6 +134,16 @@ def faults(text: str, path: str) -> list[str]:
         return []
     return ([f"undefined name at {where}" for where in undefined_names(text, path)]
             + hidden_methods(text, path))[:8]
+
+
+def new_faults(text: str, original: str | None, path: str) -> list[str]:
+    """``faults`` of ``text`` that ``original`` (the file before the run; None: it did not
+    exist) did not have, whatever their lines: a fault the person's file already had is not
+    the run's."""
+    before = {re.sub(r"line \d+", "line", fault)
+              for fault in (faults(original, path) if original else [])}
+    return [fault for fault in faults(text, path)
+            if re.sub(r"line \d+", "line", fault) not in before]
 
 
 def problems(path: str, old: str | None, new: str) -> list[str]:

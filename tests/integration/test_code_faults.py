@@ -76,3 +76,19 @@ def test_the_classic_loop_is_held_to_a_fault_in_its_final_file(tmp_path: Path) -
     finished = of(events, "run_finished")[0]
     assert (finished.outcome, finished.verification) == ("partial", "failing")
     assert finished.verification_line == "1 fault in the code"
+
+
+def test_a_fault_the_persons_file_already_had_is_not_the_runs(tmp_path: Path) -> None:
+    stub = STUB + "\n\ndef report(inventory):\n    return stock_report(inventory)\n"
+    ws = files_workspace(tmp_path, {"inventory.py": stub})
+    done = FIXED + "\n\ndef report(inventory):\n    return stock_report(inventory)\n"
+    events, model = run([
+        analysis("Implement Inventory"),
+        authored(done, "inventory.py"),
+        summary("Inventory is implemented."),
+    ], ws, request=ASK)
+    assert (ws / "inventory.py").read_text() == done
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "author",
+                                                         "summarizer"]  # no repair asked
+    finished = of(events, "run_finished")[0]
+    assert (finished.outcome, finished.verification) == ("succeeded", "unverified")

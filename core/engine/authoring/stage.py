@@ -35,7 +35,7 @@ from core.engine.authoring.replies import Authored, search_replace, whole_file
 from core.engine.requests import mentions, named_files, new_files
 from core.engine.stages.caller import StageCaller
 from core.llm.base import CallOptions, Message, ModelError
-from core.tools.code_checks import faults, is_python, problems, syntax_error
+from core.tools.code_checks import is_python, new_faults, problems, syntax_error
 from core.tools.current_text import current_text
 from core.tools.request_examples import Example, ExampleRun, examples_for, run_examples
 from core.tools.test_runs import run_tests
@@ -146,6 +146,12 @@ class AuthoringStage:
         return sorted(rel for rel, record in self.files.items()
                       if record.written is not None and record.evidence is not None
                       and record.evidence.failing)
+
+    def originals(self) -> dict[str, str | None]:
+        """The files this stage wrote, each as it was before the run (None: it did not
+        exist)."""
+        return {rel: record.original for rel, record in self.files.items()
+                if record.written is not None}
 
     def examples_run(self, rel: str, content: str) -> ExampleRun | None:
         """The request's examples as they ran on ``content`` at ``rel``, if they did."""
@@ -313,7 +319,8 @@ class AuthoringStage:
         stated = examples_for(content, self.examples) if not error and is_python(rel) else ()
         examples = await run_examples(self.workspace, self._pending(rel, content), rel, stated,
                                       self.sandbox_mode) if stated else None
-        found = Evidence(error, tests, examples, tuple(faults(content, rel)) if not error else ())
+        found = Evidence(error, tests, examples,
+                         tuple(new_faults(content, original, rel)) if not error else ())
         self._evidence[key] = found
         return found
 

@@ -3,7 +3,7 @@ attribute hides, a name nothing defines."""
 
 from __future__ import annotations
 
-from core.tools.code_checks import faults, hidden_methods, write_facts
+from core.tools.code_checks import faults, hidden_methods, new_faults, write_facts
 
 HIDDEN = ("class Inventory:\n    def __init__(self):\n        self.items = {}\n\n"
           "    def items(self):\n        return sorted(self.items.items())\n")
@@ -44,3 +44,12 @@ def test_faults_are_names_nothing_defines_then_hidden_methods_for_python_only() 
         "undefined name at line 10: stock",
         "line 3: self.items = {} hides the method Inventory.items() of line 5"]
     assert faults(text, "notes.md") == []
+
+
+def test_a_fault_the_file_had_before_the_run_is_not_new() -> None:
+    before = "def total(items):\n    return sum(stock)\n"
+    after = "import math\n\n\ndef total(items):\n    return sum(stock)\n\n\n" \
+            "def mean(items):\n    return total(items) / len(item)\n"
+    assert new_faults(after, before, "calc.py") == ["undefined name at line 9: item"]
+    assert new_faults(after, None, "calc.py") == ["undefined name at line 5: stock",
+                                                  "undefined name at line 9: item"]
