@@ -2,8 +2,9 @@
 
 Evidence is produced by the engine, never taken from a model's word: whether the candidate
 parses (Python), what will fail when it runs, found without running it (names nothing
-defines, methods an attribute hides: ``core.tools.code_checks.faults``), how many of the workspace's own tests pass with it in place
-(``core.tools.test_runs``), and how many of the examples the request states it meets
+defines, methods an attribute hides, that the file did not have before the run:
+``core.tools.code_checks.new_faults``), how many of the workspace's own tests pass with it in
+place (``core.tools.test_runs``), and how many of the examples the request states it meets
 (``core.tools.request_examples``). A candidate is better than another only when this
 evidence says so — it parses where the other does not, then fewer faults and failing checks
 (then more passing ones). Equal evidence is no reason to replace what is there.

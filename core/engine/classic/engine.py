@@ -1,16 +1,17 @@
 """The classic reasoning loop (``use_phase_task`` off): the ReAct-style baseline of seed 003.
 
 The model sees the request and every workspace tool with ``tool_choice`` "auto". A reply
-with tool calls runs them concurrently (each answered by its tool message); a text reply
-is the answer, unless it only repeats a tool message (``answers``). Repeating an identical call is a loop: the model is told once, the second
-time the loop ends. Without a text answer a forced ``summarizer`` call (outside the
-budget) writes the summary. The same events as the phase engine are emitted: one pseudo
-phase whose rounds are the model's tool batches. Its writes go through the same authoring
-stage (drafts first), and its outcome is held to the same rules: the request is its one
-requirement, with evidence from what ran, and the run's verification state decides, not its
-final message. The draft is the floor here too: an answer that leaves files the draft gives
-and the request names unwritten is not taken at once; the engine writes them (the draft's
-content, no model call), tells the model, and asks for the answer again (once per run).
+with tool calls runs them concurrently (each answered by its tool message); a text reply is
+the answer, unless it only repeats a tool message (``answers``). Repeating an identical call
+is a loop: the model is told once, the second time the loop ends. Without a text answer a
+forced ``summarizer`` call (outside the budget) writes the summary. The same events as the
+phase engine are emitted: one pseudo phase whose rounds are the model's tool batches. Its
+writes go through the same authoring stage (drafts first), and its outcome is held to the
+same rules: the request is its one requirement, with evidence from what ran, and the run's
+verification state decides, not its final message. The draft is the floor here too: an
+answer that leaves files the draft gives and the request names unwritten is not taken at
+once; the engine writes them (the draft's content, no model call), tells the model, and asks
+for the answer again (once per run).
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@
 the run ran after its last change, the request's stated examples — every file the run changed
 is covered by one, and none fails. ``failing``: such a check ran on the final files and
 failed, a rename the request asks for is not done, a file it tells the agent to write is
-missing, or a changed Python file will fail when it runs (a name nothing defines, a method an
-attribute hides: read from the code, not run). ``unverified``: nothing checked the final files (or the run changed nothing). A check
-is on the final files when every changed file it saw still has the content it saw.
+missing, or a Python file the run wrote has a fault it did not have before (a name nothing
+defines, a method an attribute hides: read from the code, not run). ``unverified``: nothing
+checked the final files (or the run changed nothing). A check is on the final files when
+every changed file it saw still has the content it saw.
 """
 
 from __future__ import annotations
