@@ -83,7 +83,7 @@ class EngineBase:
                                  settings.max_parallel_tasks, self.authoring,
                                  forbidden=lambda: self.changes_forbidden)
         self.tracker = Tracker(self.run_state.workspace, settings.command_sandbox,
-                               originals=self.authoring.originals if self.authoring else None)
+                               faults=self.authoring.faults_of if self.authoring else None)
         self.verification = VerificationState()
         self.tally = RunTally(status="failed")
         self.language = ""  # the person's, once the engine knows it ("" reads as English)

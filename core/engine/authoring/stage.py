@@ -147,11 +147,17 @@ class AuthoringStage:
                       if record.written is not None and record.evidence is not None
                       and record.evidence.failing)
 
-    def originals(self) -> dict[str, str | None]:
-        """The files this stage wrote, each as it was before the run (None: it did not
-        exist)."""
-        return {rel: record.original for rel, record in self.files.items()
-                if record.written is not None}
+    def faults_of(self, rel: str, content: str) -> tuple[str, ...] | None:
+        """The faults ``content`` at ``rel`` has that the file did not have before the run
+        (``code_checks.new_faults``): from its evidence when this stage weighed that text,
+        else found now; None when this stage did not write ``rel``."""
+        record = self.files.get(rel)
+        if record is None or record.written is None:
+            return None
+        found = self._evidence.get((rel, content))
+        if found is not None and found.parses:
+            return found.faults
+        return tuple(new_faults(content, record.original, rel))
 
     def examples_run(self, rel: str, content: str) -> ExampleRun | None:
         """The request's examples as they ran on ``content`` at ``rel``, if they did."""

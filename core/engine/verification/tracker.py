@@ -8,9 +8,9 @@ version of each changed Python file that defines the functions they call; and th
 the request asks for, looked up in the files in question (``renames``: a rename not done is a
 failing check, one done is a sentence, not a verification); and the files the request tells
 the agent to write (``requested_files``: one missing is a failing check); and what will fail
-when a Python file the run wrote runs, read from its code (``code_checks.new_faults``: a name
-nothing defines, a method an attribute hides, that the file did not have before the run; a
-failing check per file). The last five are made here by the engine, without the model.
+when a Python file the run wrote runs, read from its code by the authoring stage, which
+weighed that text already (``code_checks.new_faults``: a name nothing defines, a method an
+attribute hides, that the file did not have before the run; a failing check per file). The last five are made here by the engine, without the model.
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from core.engine.verification.renames import Rename, files_in_question, leftover
 from core.engine.verification.requested_files import missing
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
-from core.tools.code_checks import is_python, new_faults
+from core.tools.code_checks import is_python
 from core.tools.request_examples import Example, ExampleRun, examples_for, run_examples
 from core.tools.snapshots import snapshot
 from core.tools.test_runs import read_counts, run_tests
 from core.tools.workspace_tests import has_tests, is_tests_command
 
 Known = Callable[[str, str], ExampleRun | None]
-Originals = Callable[[], dict[str, str | None]]
+Faults = Callable[[str, str], tuple[str, ...] | None]
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Tracker:
     request: str = ""  # the person's words (the files a rename is looked up in)
     renames: tuple[Rename, ...] = ()  # the renames the request asks for
     to_write: tuple[str, ...] = ()  # the new files the request tells the agent to write
-    originals: Originals | None = None  # the files the run wrote, as they were before it
+    faults: Faults | None = None  # a written file's new faults (None: the run did not write it)
 
     def task_finished(self, task: Task, changes_so_far: int) -> None:
         """Note a test command that ran (``changes_so_far``: file changes the run had made)."""
@@ -73,8 +73,8 @@ class Tracker:
                 checks.append(Check("tests", digests, ran.passed, ran.failed,
                                     "the workspace's tests, run by the engine"))
         checks += await self._examples(final, may_run_tests, known)
-        checks += await asyncio.to_thread(_faults, final,
-                                          self.originals() if self.originals else {})
+        if self.faults is not None:
+            checks += await asyncio.to_thread(_faults, final, self.faults)
         renamed, notes = await asyncio.to_thread(self._renames, digests)
         due = self._missing(digests) if whole_request else []
         return verify(final, checks + renamed + due, notes)
@@ -139,12 +139,12 @@ class Tracker:
         return checks
 
 
-def _faults(final: dict[str, str | None], originals: dict[str, str | None]) -> list[Check]:
-    """A failing check for each Python file the run wrote (``originals``: as it was before)
-    with faults it did not have before (``code_checks.new_faults``)."""
+def _faults(final: dict[str, str | None], faults: Faults) -> list[Check]:
+    """A failing check for each Python file the run wrote with faults it did not have
+    before."""
     checks = []
     for path, text in final.items():
-        found = new_faults(text, originals[path], path) if text and path in originals else []
+        found = (faults(path, text) or ()) if text and is_python(path) else ()
         if found:
             checks.append(Check("faults", {path: digest(text)}, 0, len(found),
                                 f"read by the engine in {path}: {'; '.join(found[:3])}",
