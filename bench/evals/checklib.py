@@ -42,6 +42,15 @@ def main(check: CheckFn) -> None:
     sys.exit(0)
 
 
+FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+def prose(summary: str) -> str:
+    """The summary's words outside fenced code blocks: a reply that only shows the files back
+    (the line ``version = 2.7.1`` inside them) answers no question."""
+    return FENCED.sub(" ", summary)
+
+
 def require(condition: object, message: str) -> None:
     if not condition:
         raise Failed(message)

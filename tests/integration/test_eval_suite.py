@@ -110,6 +110,24 @@ def test_a_checker_fails_on_a_half_done_rename(tmp_path: Path) -> None:
     assert not verdict.passed and "README.md" in verdict.message
 
 
+@pytest.mark.parametrize("name", ["question-version", "question-function"])
+def test_a_question_is_not_answered_by_showing_the_files_back(name: str, tmp_path: Path) -> None:
+    """The one-shot reply the embedded model gave to both questions: every file again, in
+    fenced blocks, no answer. The value is inside a block, so the checker fails it; the same
+    value said in a sentence passes."""
+    (question,) = select([name])
+    workspace = question.prepare(tmp_path / "ws")
+    shown = "\n\n".join(f"{p.name}\n```\n{p.read_text(encoding='utf-8')}```"
+                        for p in sorted(workspace.rglob("*")) if p.is_file())
+    summary_file = tmp_path / "summary.txt"
+    summary_file.write_text(shown, encoding="utf-8")
+    verdict = check(question, workspace, summary_file)
+    assert not verdict.passed and "outside the files it shows" in verdict.message
+    answer = {"question-version": "setup.cfg declares version 2.7.1.",
+              "question-function": "Account.withdraw raises it."}[name]
+    summary_file.write_text(shown + "\n\n" + answer, encoding="utf-8")
+    assert check(question, workspace, summary_file).passed
+
 def test_unknown_task_names_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="unknown task.*no-such-task"):
         select(["fix-total", "no-such-task"])
