@@ -10,6 +10,7 @@ it), ``summary.txt``, ``check.txt``, ``stderr.txt`` and the final ``workspace/``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -139,11 +140,13 @@ async def _run_engine(command: list[str], env: dict[str, str], out: Path, result
                                               max(limit - time.monotonic(), 0.1))
             except TimeoutError:
                 if interrupted:
-                    process.kill()
+                    with contextlib.suppress(ProcessLookupError):  # it may have just ended
+                        process.kill()
                     result.status = "killed (timeout)"
                     break
                 interrupted = True
-                process.send_signal(signal.SIGINT)  # the engine stops and still summarises
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signal.SIGINT)  # the engine stops and still summarises
                 continue
             if not line:
                 break

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# evaluate.sh JOBS: the suite (three engines), then each assist left out where it acted; in the
-# background (logs and results under /tmp/dev/evals).
+# evaluate.sh JOBS TIMEOUT: in the background, at the same time: the whole suite with the three
+# engines (main), the classic loop without write_reminder on every task (no-write_reminder),
+# and both engines without computed_files on the tasks that compute a data file
+# (no-computed_files). Logs and results under /tmp/dev/evals/NAME/.
 set -euo pipefail
 JOBS=$1
+TIMEOUT=$2
 mkdir -p /tmp/dev/evals
-cat > /tmp/dev/evals/go.sh <<SCRIPT
-export PYTHONPATH=/tmp/site PATH=/tmp/bin:\$PATH
-cd /tmp/pd
-URL=http://127.0.0.1:8080/v1
-python3 bench/evals/run.py --base-url \$URL --model qwen2.5-coder-1.5b --engine all \
-  --jobs $JOBS --timeout 300 --out /tmp/dev/evals/main > /tmp/dev/evals/main.log 2>&1
-python3 bench/evals/ablate.py --results /tmp/dev/evals/main/results.json --base-url \$URL \
-  --model qwen2.5-coder-1.5b --jobs 8 --timeout 300 --out /tmp/dev/evals/ablate \
-  > /tmp/dev/evals/ablate.log 2>&1
-echo EVAL-DONE >> /tmp/dev/evals/main.log
-SCRIPT
-setsid nohup bash /tmp/dev/evals/go.sh > /dev/null 2>&1 < /dev/null &
+date +%s > /tmp/dev/evals/started
+one() {  # one NAME ARGS...: run.py in the background into /tmp/dev/evals/NAME
+  local name=$1
+  shift
+  (cd /tmp/pd && PYTHONPATH=/tmp/site PATH=/tmp/bin:$PATH setsid nohup python3 bench/evals/run.py \
+    --base-url http://127.0.0.1:8080/v1 --model qwen2.5-coder-1.5b --timeout "$TIMEOUT" \
+    --out "/tmp/dev/evals/$name" "$@" > "/tmp/dev/evals/$name.log" 2>&1 < /dev/null &)
+}
+one main --engine all --jobs "$JOBS"
+one no-write_reminder --engine classic --without write_reminder --jobs 38
+one no-computed_files --engine both --without computed_files --jobs 8 \
+  --tasks count-todos,json-pipeline,largest-file,csv-pipeline,run-generator
 echo started
