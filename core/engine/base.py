@@ -27,15 +27,17 @@ from core.approval import ApprovalBroker
 from core.config import Settings
 from core.engine.assists import Assists, parse_off
 from core.engine.authoring.stage import AuthoringStage, WriteContext
+from core.engine.execution.kept_inputs import KeptInputs
 from core.engine.execution.offered import OfferedTools
 from core.engine.execution.task_runner import TaskRunner
-from core.engine.requests import asks_for_changes, forbidden_changes
+from core.engine.requests import asks_for_changes, forbidden_changes, refusal
 from core.engine.stages.caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
 from core.engine.verification.claims import held_to
 from core.engine.verification.outcome import decide_outcome
 from core.engine.verification.renames import stated_renames
-from core.engine.verification.requested_files import files_to_write
+from core.engine.verification.requested_files import files_to_write, outputs_only, \
+    read_only
 from core.engine.verification.state import VerificationState
 from core.engine.verification.tracker import Known, Tracker
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary, \
@@ -79,9 +81,12 @@ class EngineBase:
                                         settings.command_sandbox, self.write_context) \
             if settings.author_files else None
         self.changes_forbidden = ""  # the request's words forbidding changes ("" when none)
+        self.inputs = KeptInputs(self.run_state)  # the files a request only reads
+        if self.authoring is not None:
+            self.authoring.inputs = self.inputs
         self.runner = TaskRunner(tools, self.run_state, self.approvals, self.emit,
                                  settings.max_parallel_tasks, self.authoring,
-                                 forbidden=lambda: self.changes_forbidden)
+                                 refused=self.write_refused)
         self.tracker = Tracker(self.run_state.workspace, settings.command_sandbox,
                                faults=self.authoring.faults_of if self.authoring else None)
         self.verification = VerificationState()
@@ -96,6 +101,13 @@ class EngineBase:
         self._stops = 0
         self._finished = False
         self._unreachable = False
+
+    def write_refused(self, paths: set[str]) -> str:
+        """The error for a call that writes ``paths`` when the request forbids changes or
+        only reads one of them; "" when it may run."""
+        if self.changes_forbidden and paths:
+            return refusal(self.changes_forbidden)
+        return self.inputs.refused(paths)
 
     @property
     def writes_wanted(self) -> bool:
@@ -205,6 +217,9 @@ class EngineBase:
             self.authoring.examples = examples
         self.tally.changes_requested = asks_for_changes(request)
         self.changes_forbidden = forbidden_changes(request)
+        if self.tally.changes_requested and not self.changes_forbidden:
+            self.inputs.outputs = outputs_only(request, self.tracker.workspace)
+            self.inputs.files = read_only(request, self.tracker.workspace)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),

@@ -32,8 +32,10 @@ from core.engine.authoring.evidence import Evidence
 from core.engine.authoring.prompts import WriteStep, authoring_messages, fix_request, \
     plain_messages, repair_messages
 from core.engine.authoring.replies import Authored, search_replace, whole_file
+from core.engine.execution.kept_inputs import KeptInputs, kept_refusal
 from core.engine.requests import mentions, named_files, new_files
 from core.engine.stages.caller import StageCaller
+from core.events import Notice
 from core.llm.base import CallOptions, Message, ModelError
 from core.tools.code_checks import is_python, new_faults, problems, syntax_error
 from core.tools.current_text import current_text
@@ -113,6 +115,7 @@ class AuthoringStage:
         self._tests: bool | None = None
         self._evidence: dict[tuple[str, str], Evidence] = {}
         self.examples: tuple[Example, ...] = ()  # the examples the request states
+        self.inputs: KeptInputs | None = None  # the files the request only reads
 
     async def candidate(self, path: str, instruction: str, task_id: int) -> Candidate:
         """The new content of ``path`` for a write task; never raises for model failures (a
@@ -167,14 +170,15 @@ class AuthoringStage:
 
     def settled(self, request: str) -> list[str]:
         """The files the run wrote when the draft settles the request: every file the draft
-        gives and every file the request names (in the workspace, or new: "write NOTES.md")
-        is written, and no check fails on any of them. A later write could then replace them
+        gives and every file the request names (in the workspace, or new: "write NOTES.md";
+        not the files it only reads) is written, and no check fails on any of them. A later write could then replace them
         only on better evidence, which no check can give; [] when not settled."""
         if self.drafted is None or not self.drafted.files or self.failing_files():
             return []
         written = {rel for rel, record in self.files.items() if record.written is not None}
         wanted = set(self.drafted.files) | set(named_files(request, self.workspace)) \
             | set(new_files(request, self.workspace))
+        wanted = {rel for rel in wanted if self.inputs is None or not self.inputs.kept(rel)}
         return sorted(written) if wanted <= written else []
 
     def written_texts(self, paths: list[str]) -> dict[str, str]:
@@ -249,7 +253,22 @@ class AuthoringStage:
                                           reply_tokens(listing), "draft")
                 if not called.problem:
                     self.drafted = drafted_files(called.text, self.workspace, listing, writing)
+                    self._keep_inputs(self.drafted)
             return self.drafted
+
+    def _keep_inputs(self, drafted: Drafted) -> None:
+        """The draft's blocks for files the request only reads are not taken (said once)."""
+        inputs = self.inputs
+        kept = [rel for rel in drafted.files if inputs is not None and inputs.kept(rel)]
+        if not kept or inputs is None:
+            return
+        for rel in kept:
+            del drafted.files[rel]
+            drafted.refused.append(kept_refusal(rel, inputs.outputs).removeprefix("not run: "))
+        stays = "it stays as it is" if len(kept) == 1 else "they stay as they are"
+        self.caller.emit(Notice(level="info", message=(
+            f"The draft also rewrote {', '.join(kept)}; the request asks only for "
+            f"{', '.join(inputs.outputs[:4])} to be written, so {stays}.")))
 
     async def _later(self, rel: str, old: str | None, edits: bool, instruction: str,
                      context: WriteContext, record: FileRecord

@@ -22,7 +22,6 @@ from core.engine.authoring.stage import AuthoringStage, Candidate
 from core.engine.execution.offered import WRITE, is_authoring
 from core.engine.execution.placeholders import resolve, unfilled
 from core.engine.execution.scheduler import schedule
-from core.engine.requests import refusal
 from core.engine.stages.caller import assistant_calls, tool_message
 from core.events import Event, SandboxMark, TaskFinished, TaskStarted
 from core.llm.base import Message, ToolCall
@@ -38,15 +37,16 @@ class TaskRunner:
     def __init__(self, tools: ToolManager, run: RunState, approvals: ApprovalBroker,
                  emit: Callable[[Event], None], max_parallel: int,
                  authoring: AuthoringStage | None = None,
-                 forbidden: Callable[[], str] = lambda: "") -> None:
+                 refused: Callable[[set[str]], str] = lambda paths: "") -> None:
         """``authoring``: the stage that writes a file's content for a write by instruction;
-        ``forbidden``: the request's words that forbid changes ("" when it does not)."""
+        ``refused``: the error for a call that writes the given paths when the request does
+        not let the run change them ("" when it may run)."""
         self.tools = tools
         self.run = run
         self.approvals = approvals
         self.emit = emit
         self.authoring = authoring
-        self.forbidden = forbidden
+        self.refused = refused
         self._slots = asyncio.Semaphore(max_parallel)
         self._path_locks: dict[str, asyncio.Lock] = {}
 
@@ -82,11 +82,12 @@ class TaskRunner:
             await asyncio.gather(*(self._run_one(t, phase_id) for t in runnable))
 
     async def _call(self, task: Task, ctx: ToolContext) -> ToolResult:
-        """One task's tool call: refused when the request forbids the change it makes, a
-        write by instruction through the authoring stage, any other call as it is."""
-        forbidden = self.forbidden()
-        if forbidden and self.tools.written_paths(task.tool, task.arguments):
-            return ToolResult(False, error=refusal(forbidden))
+        """One task's tool call: refused when the request forbids the change it makes (or
+        only reads the file it writes), a write by instruction through the authoring stage,
+        any other call as it is."""
+        refused = self.refused(self.tools.written_paths(task.tool, task.arguments))
+        if refused:
+            return ToolResult(False, error=refused)
         if not is_authoring(task.tool, task.arguments):
             if task.tool == WRITE and "content" not in task.arguments:
                 return ToolResult(False, error="write_file needs an instruction: say what the "

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from core.engine.requests import FILE_NAME, NEGATED, NEGATED_ZH, new_files
+from core.engine.requests import FILE_NAME, NEGATED, NEGATED_ZH, asks_for_changes, \
+    named_files, new_files
 
 SENTENCE = re.compile(r"[^\n.!?;。！？；]+(?:[.!?;](?!\s|$)[^\n.!?;。！？；]*)*")
 LEAD = r"(?:please\s+|also\s+|then\s+|now\s+|finally\s+|first\s+|next\s+|just\s+)*"
@@ -42,6 +43,53 @@ def files_to_write(text: str, root: Path) -> tuple[str, ...]:
         found += [name for name in new_files(sentence[verb.end():], root, tests=True)
                   if name not in found]
     return tuple(found[:MAX_FILES])
+
+
+READING = re.compile(r"\s*[\"'`(]*(?:read|use|using|count|run|load|open|parse|given|from|in|"
+                     r"with|look\s+at|take)\b", re.IGNORECASE)
+
+
+def outputs_only(text: str, root: Path) -> tuple[str, ...]:
+    """The new files ``text`` asks to be written when they are all it asks to change: "users.json
+    holds a list of users. Write emails.txt with ..." reads users.json and writes emails.txt.
+    () when it asks any other change ("... change it to 8080 and write CHANGES.md", "Create
+    settings.py and change invoice.py ...") or names no new file to write. Each "write
+    NEW_FILE" clause (the verb up to the first new file named after it) is taken out; what is
+    left must ask for no change."""
+    written = files_to_write(text, root)
+    if not written:
+        return ()
+    rest: list[str] = []
+    for sentence in SENTENCE.findall(text):
+        plain = FILE_NAME.sub(lambda m: " " * len(m.group(0)), sentence)
+        kept, start = [], 0
+        for verb in IMPERATIVE.finditer(plain):
+            named = [m for m in FILE_NAME.finditer(sentence, verb.end())
+                     if m.group(1) in written]
+            if named and verb.start() >= start:
+                kept.append(sentence[start:verb.start()])
+                start = named[0].end()
+        rest.append("".join(kept) + sentence[start:])
+    return () if asks_for_changes(". ".join(rest)) else written
+
+
+def read_only(text: str, root: Path) -> tuple[str, ...]:
+    """The workspace files ``text`` names only as what it reads, when all it asks to change is
+    new files (``outputs_only``): every sentence naming such a file starts with the file
+    itself ("users.json holds a list of users") or with a reading verb ("Read config.json and
+    write ...", "Run the command \"python make_token.py\" and write ..."). A sentence that
+    starts otherwise ("Set the port to 8080 in config.py, then write NOTES.md") may ask to
+    change it in words no list of verbs holds, so its files are not kept."""
+    if not outputs_only(text, root):
+        return ()
+    sentences = SENTENCE.findall(text)
+    kept: list[str] = []
+    for name in named_files(text, root):
+        naming = [s for s in sentences if re.search(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])", s)]
+        if naming and all(s.lstrip(" \t\"'`(").startswith(name) or READING.match(s)
+                          for s in naming):
+            kept.append(name)
+    return tuple(kept)
 
 
 def missing(root: Path, names: tuple[str, ...]) -> list[str]:

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.verification.requested_files import MAX_FILES, files_to_write, missing
+from core.engine.execution.kept_inputs import KeptInputs
+from core.engine.verification.requested_files import MAX_FILES, files_to_write, missing, \
+    outputs_only, read_only
+from core.tools.base import RunState
 
 
 @pytest.mark.parametrize(("text", "files"), [
@@ -57,3 +60,44 @@ def test_missing_names_the_files_that_are_not_there(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("a")
     (tmp_path / "docs").mkdir()
     assert missing(tmp_path, ("a.txt", "b.txt", "docs")) == ["b.txt", "docs"]
+
+
+@pytest.mark.parametrize("text, outputs, inputs", [
+    ("users.json holds a list of users. Write emails.txt with the email address of every "
+     "active user, sorted alphabetically.", ("emails.txt",), ("users.json",)),
+    ("Count the lines containing TODO in all files of this workspace and write just that "
+     "number into todo_count.txt.", ("todo_count.txt",), ()),
+    ("Run the command \"python make_token.py\" and write the token it prints into token.txt.",
+     ("token.txt",), ("make_token.py",)),
+    ("Read config.json and write a summary to notes.md.", ("notes.md",), ("config.json",)),
+    ("Write a test file test_calc.py for calc.py.", ("test_calc.py",), ()),
+    # a sentence that may ask a change in words no list holds keeps its files free
+    ("Set the port to 8080 in config.py, then write the changelog NOTES.md.", ("NOTES.md",),
+     ()),
+    # any other change asked: nothing is only read
+    ("config.json has port 8000; change it to 8080 and write CHANGES.md noting it.", (), ()),
+    ("Write notes.md, then update config.json.", (), ()),
+    ("Implement add in calc.py and write tests in test_calc.py.", (), ()),
+    ("Create a module settings.py that defines TAX_RATE and change calc.py to import it.", (),
+     ()),
+    ("Rename the setting port to listen_port in config.json.", (), ()),  # no new file
+])
+def test_a_request_that_only_writes_new_files_reads_the_files_it_names(
+        tmp_path: Path, text: str, outputs: tuple[str, ...], inputs: tuple[str, ...]) -> None:
+    for name in ("users.json", "config.json", "config.py", "calc.py", "make_token.py"):
+        (tmp_path / name).write_text("x\n", encoding="utf-8")
+    assert outputs_only(text, tmp_path) == outputs
+    assert read_only(text, tmp_path) == inputs
+
+
+def test_kept_inputs_refuse_writes_of_the_files_read_only(tmp_path: Path) -> None:
+    (tmp_path / "users.json").write_text("[]\n", encoding="utf-8")
+    inputs = KeptInputs(RunState(workspace=tmp_path, run_id="kept-inputs-test"))
+    assert not inputs.kept("users.json")  # nothing known: nothing is kept
+    inputs.outputs, inputs.files = ("emails.txt",), ("users.json",)
+    assert inputs.kept("users.json") and inputs.kept("./users.json")
+    assert not inputs.kept("emails.txt") and not inputs.kept("../escape.json")
+    assert inputs.refused({"emails.txt", "users.json"}) == (
+        "not run: the request asks only for emails.txt to be written; users.json is a file "
+        "it reads, and stays as it is")
+    assert inputs.refused({"emails.txt"}) == ""

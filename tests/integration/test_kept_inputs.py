@@ -1,0 +1,90 @@
+"""A request whose only asked changes are new files reads the workspace's own files and must
+not change them (json-pipeline on both runtimes: the draft wrote users.json back without one
+of its users, and the one-shot reply did the same). The draft's block for such a file is not
+taken, a later write of it is refused with the reason, and the requested file is written, in
+both engines, with the scripted model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.script import analysis, files_workspace, judge, of, plan, run, summary, task
+
+USERS = ('[\n  {"email": "mia@example.org", "active": true},\n'
+         '  {"email": "ben@example.org", "active": false},\n'
+         '  {"email": "ana@example.org", "active": true}\n]\n')
+ASK = ("users.json holds a list of users. Write emails.txt with the email address of every "
+       "user whose \"active\" field is true, one per line, sorted alphabetically.")
+EMAILS = "ana@example.org\nmia@example.org\n"
+DRAFT = {"text": (
+    "users.json\n```json\n[\n  {\"email\": \"mia@example.org\", \"active\": true},\n"
+    "  {\"email\": \"ana@example.org\", \"active\": true}\n]\n```\n\n"
+    f"emails.txt\n```text\n{EMAILS}```\n")}
+REFUSED = ("not run: the request asks only for emails.txt to be written; users.json is a file "
+           "it reads, and stays as it is")
+NOTICE = ("The draft also rewrote users.json; the request asks only for emails.txt to be "
+          "written, so it stays as it is.")
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    return files_workspace(tmp_path, {"users.json": USERS})
+
+
+def test_the_phase_engine_writes_the_output_and_keeps_its_input(ws: Path) -> None:
+    events, _ = run([
+        analysis("Write emails.txt"),
+        DRAFT,
+        summary("emails.txt lists the active users."),
+    ], ws, request=ASK, assists_off="computed_files")
+    assert (ws / "users.json").read_text() == USERS
+    assert (ws / "emails.txt").read_text() == EMAILS
+    assert NOTICE in [n.message for n in of(events, "notice")]
+    assert [e.path for e in of(events, "file_changed")] == ["emails.txt"]
+    assert of(events, "run_finished")[0].outcome == "succeeded"
+
+
+def test_a_planned_write_of_the_input_is_refused_with_the_reason(ws: Path) -> None:
+    events, _ = run([
+        analysis("Write emails.txt"),
+        {"text": "I cannot write the files."},  # the draft gives no file: the round is planned
+        plan(task(1, "write_file", path="users.json", instruction="keep only active users"),
+             task(2, "write_file", path="emails.txt", content=EMAILS)),
+        judge([2], [1], summary="emails.txt is written; users.json was not changed."),
+        summary("emails.txt lists the active users."),
+    ], ws, request=ASK, assists_off="computed_files")
+    assert (ws / "users.json").read_text() == USERS
+    assert (ws / "emails.txt").read_text() == EMAILS
+    finished = {e.task_id: e for e in of(events, "task_finished")}
+    assert (finished[1].status, finished[1].error) == ("failed", REFUSED)
+    assert finished[2].status == "done"
+
+
+def test_the_classic_loop_is_refused_too_and_may_rewrite_its_output(ws: Path) -> None:
+    events, _ = run([
+        {"tool_calls": [{"tool": "write_file", "arguments": {
+            "path": "users.json", "content": "[]\n"}}]},
+        {"tool_calls": [{"tool": "write_file", "arguments": {
+            "path": "emails.txt", "content": "mia@example.org\n"}}]},
+        {"tool_calls": [{"tool": "write_file", "arguments": {
+            "path": "emails.txt", "content": EMAILS}}]},
+        {"text": "emails.txt lists the active users."},
+    ], ws, request=ASK, use_phase_task=False, author_files=False)
+    assert (ws / "users.json").read_text() == USERS
+    assert (ws / "emails.txt").read_text() == EMAILS
+    finished = of(events, "task_finished")
+    assert [(e.status, e.error) for e in finished] == [
+        ("failed", REFUSED), ("done", ""), ("done", "")]
+
+
+def test_a_request_that_also_changes_a_file_keeps_nothing(ws: Path) -> None:
+    ask = "Write emails.txt with the active users' emails, then update users.json to drop Ben."
+    events, _ = run([
+        {"tool_calls": [{"tool": "write_file", "arguments": {
+            "path": "users.json", "content": "[]\n", "overwrite": True}}]},
+        {"text": "Done."},
+    ], ws, request=ask, use_phase_task=False, author_files=False)
+    assert (ws / "users.json").read_text() == "[]\n"
+    assert of(events, "task_finished")[0].status == "done"
