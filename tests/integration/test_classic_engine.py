@@ -146,3 +146,30 @@ def test_a_plain_answer_that_quotes_a_file_is_still_the_answer(ws: Path) -> None
     assert final.final_summary == "The museum.txt file says: Hainan Museum: Qiongshan"
     assert len(model.requests) == 2
     assert not any("only repeated" in n.message for n in of(events, "notice"))
+
+
+def test_a_reply_that_only_names_a_tool_is_asked_to_make_the_call(ws: Path) -> None:
+    """Seen on llama-server for question-function: the reply "search_code" became the
+    run's answer."""
+    events, model = run([{"text": "search_code"},
+                         calls(("search_code", {"pattern": "Qiongshan"})),
+                         {"text": "Hainan Museum is in Qiongshan (museum.txt)."}],
+                        ws, request="where is the museum", use_phase_task=False)
+    asked = model.requests[1]["messages"]
+    assert asked[-2] == {"role": "assistant", "content": "search_code"}
+    assert asked[-1]["content"].startswith("Your reply was only the name of the tool "
+                                           "search_code. To use it, call it")
+    assert of(events, "summary")[0].final_summary == \
+        "Hainan Museum is in Qiongshan (museum.txt)."
+    assert any("only the name of the tool search_code" in n.message
+               for n in of(events, "notice"))
+
+
+def test_a_tool_name_again_is_no_answer(ws: Path) -> None:
+    events, model = run([{"text": "search_code"}, {"text": "`search_code`"},
+                         summary("Nothing was searched.")],
+                        ws, request="where is the museum", use_phase_task=False)
+    assert of(events, "summary")[0].final_summary == "Nothing was searched."
+    assert model.requests[-1]["tool_choice"] == {"type": "function",
+                                                 "function": {"name": "summarizer"}}
+    assert any("only a tool's name again" in n.message for n in of(events, "notice"))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Iterable
+
 from core.llm.base import Message
 
 MARKUP = re.compile(r"<\|[\w.-]{1,40}\|>|</?(?:tool_call|tool_response|tool_result|"
@@ -26,3 +28,11 @@ def echoed(text: str, messages: list[Message]) -> bool:
         return True
     return any(bare == " ".join(str(message.get("content") or "").split())
                for message in messages if message.get("role") == "tool")
+
+
+def named_tool(text: str, names: Iterable[str]) -> str:
+    """The offered tool ``text`` only names ("search_code", "`read_file`", "list_files()");
+    "" when it says anything else."""
+    bare = text.strip().strip("`'\".:!").strip()
+    bare = bare.removesuffix("()").strip()
+    return bare if bare and bare in set(names) else ""

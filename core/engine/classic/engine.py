@@ -21,7 +21,7 @@ import json
 from typing import Any, Literal
 
 from core.engine.base import EngineBase
-from core.engine.classic.answers import echoed
+from core.engine.classic.answers import echoed, named_tool
 from core.engine.classic.loop_detector import LoopDetector
 from core.engine.context import compact, rounds_digest
 from core.engine.execution.offered import WRITE, check_write
@@ -52,6 +52,7 @@ class ClassicEngine(EngineBase):
         self.loops = LoopDetector()
         self._round_starts: list[int] = []
         self._drafts_written = False
+        self._named_once = False  # the model was asked to make a call its reply only named
 
     def on_file_changed(self, path: str) -> None:
         if path not in self.record.changed_files:
@@ -101,7 +102,8 @@ class ClassicEngine(EngineBase):
             if reply.tool_calls or (reply.text or "").strip():
                 self.accounting.usable += 1
             if not reply.tool_calls:
-                if self._reminded(reply.text or "") or await self._draft_left(reply.text or ""):
+                if self._named(reply.text or "") or self._reminded(reply.text or "") \
+                        or await self._draft_left(reply.text or ""):
                     continue
                 self.answer = self._answer(reply.text or "")
                 self.tally.answered = bool(self.answer.strip())
@@ -112,9 +114,30 @@ class ClassicEngine(EngineBase):
                 self.phase.failed_reason = "the model kept repeating the same call"
                 return "completed"
 
+    def _named(self, text: str) -> bool:
+        """Whether the model was asked to make the call its reply only names (``answers``);
+        once per run."""
+        name = named_tool(text, self.tools.offered_names())
+        if not name or self._named_once:
+            return False
+        self._named_once = True
+        self.messages += [{"role": "assistant", "content": text}, {"role": "user", "content": (
+            f"Your reply was only the name of the tool {name}. To use it, call it with its "
+            "arguments; to finish, answer the request in words.")}]
+        self.emit(Notice(level="warning", stage="classic", message=(
+            f"The model replied with only the name of the tool {name}, not a call; it was "
+            "asked once to make the call or answer in words.")))
+        return True
+
     def _answer(self, text: str) -> str:
-        """``text``, or "" when it only repeats a tool message (see ``answers``): the summary
-        is then written from the run, and the request counts as not answered in words."""
+        """``text``, or "" when it only repeats a tool message or names a tool (see
+        ``answers``): the summary is then written from the run, and the request counts as
+        not answered in words."""
+        if named_tool(text, self.tools.offered_names()):
+            self.emit(Notice(level="warning", stage="classic", message=(
+                "The model's last reply was only a tool's name again; the summary is written "
+                "from the run instead.")))
+            return ""
         if not echoed(text, self.messages):
             return text
         self.emit(Notice(level="warning", stage="classic", message=(
