@@ -2,10 +2,12 @@
 # evaluate.sh JOBS TIMEOUT: in the background, at the same time: the whole suite with the three
 # engines (main), the classic loop without write_reminder on every task (no-write_reminder),
 # and both engines without computed_files on the tasks that compute a data file
-# (no-computed_files). Logs and results under /tmp/dev/evals/NAME/.
+# (no-computed_files); the suite with JOBS runs at once, each ablation with a quarter of that.
+# Logs and results under /tmp/dev/evals/NAME/.
 set -euo pipefail
 JOBS=$1
 TIMEOUT=$2
+SIDE=$(( JOBS / 4 > 0 ? JOBS / 4 : 1 ))
 mkdir -p /tmp/dev/evals
 date +%s > /tmp/dev/evals/started
 one() {  # one NAME ARGS...: run.py in the background into /tmp/dev/evals/NAME
@@ -16,7 +18,7 @@ one() {  # one NAME ARGS...: run.py in the background into /tmp/dev/evals/NAME
     --out "/tmp/dev/evals/$name" "$@" > "/tmp/dev/evals/$name.log" 2>&1 < /dev/null &)
 }
 one main --engine all --jobs "$JOBS"
-one no-write_reminder --engine classic --without write_reminder --jobs 38
-one no-computed_files --engine both --without computed_files --jobs 8 \
+one no-write_reminder --engine classic --without write_reminder --jobs "$SIDE"
+one no-computed_files --engine both --without computed_files --jobs "$SIDE" \
   --tasks count-todos,json-pipeline,largest-file,csv-pipeline,run-generator
 echo started
