@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # boot.sh BOOT [PART NN]: see README.md. Returns at once; the build goes on in the background.
+# FA=ON builds the flash-attention kernels too (longer; see README.md).
 set -euo pipefail
 BOOT=$(cd "$1" && pwd)
 mkdir -p /tmp/dev/parts /tmp/bin /tmp/site /tmp/pd
 cd /tmp/dev
 tar xzf "$BOOT/llama.cpp.tgz"
 setsid nohup bash -c 'cmake -S llama.cpp -B lb -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DGGML_CUDA_FA=OFF -DGGML_CUDA_NCCL=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF \
+  -DGGML_CUDA_FA=${FA:-OFF} -DGGML_CUDA_NCCL=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF \
   -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF \
   -DLLAMA_OPENSSL=OFF -DCMAKE_BUILD_TYPE=Release > build.log 2>&1 \
   && cmake --build lb -j16 --target llama-server >> build.log 2>&1; echo "BUILD-EXIT $?" >> build.log' \
