@@ -22,14 +22,14 @@ described in the prompt instead. Nothing above ``core/llm`` knows which strategy
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from core.llm.base import NO_OPTIONS, CallOptions, Message, ModelError, Reply, ToolCall
 from core.llm.embedded_grammar import bound_schema, max_json_chars
 from core.llm.forcing_text import functions_instruction, plain_history, stage_instruction
-from core.llm.text_calls import calls_in_text, rejects_tools, stage_arguments
+from core.llm.text_calls import calls_in_text, prose_call, rejects_tools, stage_arguments
 
 STRATEGIES = ("named", "required", "json_schema", "prompted")
 TOOL_STRATEGIES = ("named", "required")
@@ -167,11 +167,16 @@ class Forcing:
         return Outgoing(plain_history(messages, standing=functions_instruction(tools)), [],
                         None, NO_OPTIONS)
 
-    def read_auto(self, reply: Reply, names: Collection[str]) -> Reply:
+    def read_auto(self, reply: Reply, tools: list[dict[str, Any]]) -> Reply:
         """``reply`` with the calls it wrote as text made real calls (when it has none)."""
         if reply.tool_calls:
             return reply
-        calls = calls_in_text(reply.text, names, prefix=f"call_text_{self._ids + 1}")
+        names = [t.get("function", t)["name"] for t in tools]
+        prefix = f"call_text_{self._ids + 1}"
+        calls = calls_in_text(reply.text, names, prefix=prefix)
+        if not calls:
+            prose = prose_call(reply.text, tools, f"{prefix}_0")
+            calls = (prose,) if prose is not None else ()
         if not calls:
             return reply
         self._ids += 1

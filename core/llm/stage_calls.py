@@ -95,7 +95,7 @@ class StageCalls:
         server takes none); calls the model wrote as text come back as calls."""
         forcing = self._forcing(model)
         reply = await _sending(forcing, lambda: forcing.auto_request(messages, tools), send)
-        return forcing.read_auto(reply, [t.get("function", t)["name"] for t in tools])
+        return forcing.read_auto(reply, tools)
 
 
 async def _sending(forcing: Forcing, request: Callable[[], Outgoing], send: Send) -> Reply:

@@ -6,7 +6,9 @@ in the reply text. The forms small models use are all read here: a fenced ```jso
 ``<tool_call>`` tags, ``{{double braces}}``, or a plain JSON object, holding
 ``{"name": ..., "arguments": {...}}`` (``"tool"`` or ``"function"`` for the name, and
 arguments as an object or as JSON text). Every JSON object in the text is found by
-decoding from each ``{``, so the wrapping around it never matters.
+decoding from each ``{``, so the wrapping around it never matters. A call written as prose
+("To use the search_code function, call it with the arguments {"pattern": ...}", seen from
+the 1.5B Qwen on llama-server) is read too, when it is unambiguous (``prose_call``).
 """
 
 from __future__ import annotations
@@ -71,6 +73,29 @@ def calls_in_text(text: str | None, names: Collection[str], prefix: str = "text_
             calls.append(ToolCall(id=f"{prefix}_{len(calls)}", name=name,
                                   arguments=json.dumps(arguments, ensure_ascii=False)))
     return tuple(calls)
+
+
+def prose_call(text: str | None, tools: list[dict[str, Any]], call_id: str = "text_call_0"
+               ) -> ToolCall | None:
+    """The call ``text`` writes as prose: it names exactly one of ``tools`` (by its name as a
+    word) and holds exactly one JSON object, whose keys are that tool's parameters, its
+    required ones included. None otherwise (a text that names two tools, or an object with a
+    key the tool does not take, is not guessed at)."""
+    text = text or ""
+    functions = [t.get("function", t) for t in tools]
+    named = [f for f in functions if isinstance(f.get("name"), str)
+             and re.search(rf"(?<![\w.]){re.escape(f['name'])}(?!\w)", text)]
+    objects = list(json_objects(text))
+    if len(named) != 1 or len(objects) != 1:
+        return None
+    function, arguments = named[0], objects[0]
+    schema = function.get("parameters") or {}
+    allowed = set((schema.get("properties") or {}).keys())
+    required = set(schema.get("required") or ())
+    if not arguments or not set(arguments) <= allowed or not required <= set(arguments):
+        return None
+    return ToolCall(id=call_id, name=function["name"],
+                    arguments=json.dumps(arguments, ensure_ascii=False))
 
 
 def stage_arguments(text: str | None, tool: str) -> dict[str, Any] | None:

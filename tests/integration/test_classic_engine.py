@@ -173,3 +173,17 @@ def test_a_tool_name_again_is_no_answer(ws: Path) -> None:
     assert model.requests[-1]["tool_choice"] == {"type": "function",
                                                  "function": {"name": "summarizer"}}
     assert any("only a tool's name again" in n.message for n in of(events, "notice"))
+
+
+def test_the_call_then_written_as_prose_is_made(ws: Path) -> None:
+    """What the 1.5B Qwen on llama-server replied when asked to make the call."""
+    events, _ = run([{"text": "search_code"},
+                     {"text": 'To use the search_code function, call it with the arguments '
+                              '{"pattern": "Qiongshan"}.'},
+                     {"text": "Hainan Museum is in Qiongshan (museum.txt)."}],
+                    ws, request="where is the museum", use_phase_task=False)
+    (searched,) = of(events, "task_finished")
+    assert (searched.tool, searched.status) == ("search_code", "done")
+    assert "museum.txt" in searched.result
+    assert of(events, "summary")[0].final_summary == \
+        "Hainan Museum is in Qiongshan (museum.txt)."

@@ -106,7 +106,7 @@ def test_a_server_refusing_tools_gets_free_calls_described_in_words() -> None:
     tools = [DEFINITION]
     out = forcing.auto_request(HISTORY, tools)
     assert out.tools == [] and "You can call these functions" in out.messages[0]["content"]
-    reply = forcing.read_auto(Reply(text=f"```json\n{CALL}\n```"), ["analyse"])
+    reply = forcing.read_auto(Reply(text=f"```json\n{CALL}\n```"), tools)
     assert [c.name for c in reply.tool_calls] == ["analyse"] and reply.text is None
 
 
@@ -115,3 +115,27 @@ def test_tools_refusals_are_told_from_other_errors() -> None:
     assert rejects_tools(500, "model llama3 does not support tools")
     assert not rejects_tools(400, "messages with role 'tool' must answer tool_calls")
     assert not rejects_tools(None, "tools")
+
+
+SEARCH = {"type": "function", "function": {"name": "search_code", "parameters": {
+    "type": "object", "properties": {"pattern": {"type": "string"}, "glob": {"type": "string"}},
+    "required": ["pattern"]}}}
+READ = {"type": "function", "function": {"name": "read_file", "parameters": {
+    "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}
+
+
+def test_a_call_written_as_prose_is_read_when_it_is_unambiguous() -> None:
+    """The 1.5B Qwen on llama-server, asked to make the call its reply only named."""
+    said = ('To use the search_code function, call it with the arguments '
+            '{"pattern": "negative amount", "glob": "*.py"}.')
+    reply = Forcing("named").read_auto(Reply(text=said), [SEARCH, READ])
+    assert reply.text is None and [(c.name, json.loads(c.arguments)) for c in
+                                   reply.tool_calls] == [
+        ("search_code", {"pattern": "negative amount", "glob": "*.py"})]
+    for text in ['search_code or read_file with {"pattern": "x"}',  # two tools named
+                 'search_code with {"pattern": "x", "path": "."}',  # a key it does not take
+                 'search_code with {"glob": "*.py"}',  # its required key missing
+                 'search_code with {"pattern": "x"} and {"pattern": "y"}',  # two objects
+                 'The config holds {"pattern": "x"}.']:  # no tool named
+        assert Forcing("named").read_auto(Reply(text=text), [SEARCH, READ]).tool_calls == (), \
+            text
