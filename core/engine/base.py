@@ -26,6 +26,7 @@ from typing import AsyncIterator
 from core.approval import ApprovalBroker
 from core.config import Settings
 from core.engine.assists import Assists, parse_off
+from core.engine.authoring.draft import show_file
 from core.engine.authoring.stage import AuthoringStage, WriteContext
 from core.engine.execution.kept_inputs import KeptInputs
 from core.engine.execution.offered import OfferedTools
@@ -48,6 +49,7 @@ from core.secrets import scrub_event
 from core.tools.base import RunState, ToolManager
 from core.tools.overview import overview
 from core.tools.request_examples import stated_examples
+from core.tools.text_files import collect
 from core.tools.workspace_tests import tests_hint
 
 log = logging.getLogger(__name__)
@@ -152,6 +154,19 @@ class EngineBase:
         hint = tests_hint(self.run_state.workspace) if "run_command" in \
             self.tools.offered_names() else ""
         return f"{text}\n\n{hint}" if hint else text
+
+    def files_shown(self) -> str:
+        """The workspace's text files as the one-shot prompt shows them, within a quarter of
+        the context window: what a request that asks no change is answered with, so the
+        answer is never less informed than the model alone."""
+        shown, used = [], 0
+        for file in collect(self.run_state.workspace).files:
+            text = show_file(file)
+            if used + len(text) > self.context_window:  # about a quarter, in characters
+                break
+            shown.append(text)
+            used += len(text)
+        return "\n\n".join(shown)
 
     def write_context(self, task_id: int) -> WriteContext:
         """What an authored write of task ``task_id`` builds on: the person's words and

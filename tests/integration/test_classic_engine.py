@@ -116,7 +116,10 @@ def test_the_first_call_names_the_workspace_files_so_paths_need_no_guessing(ws: 
                    use_phase_task=False)
     user = model.requests[0]["messages"][1]["content"]
     assert user.startswith("what is here?\n\nWorkspace files when the run started:\n")
-    assert user.splitlines()[-4:] == ["hotels.txt", "museum.txt", "places/", "places/park.txt"]
+    listing, shown = user.split("\n\nThe workspace's files:\n\n")  # a question: shown too
+    assert listing.splitlines()[-4:] == ["hotels.txt", "museum.txt", "places/",
+                                         "places/park.txt"]
+    assert "places/park.txt\n```text\nWanlv Park: 110.31,20.03\n```" in shown
 
 
 def test_a_reply_that_only_repeats_a_tool_result_is_no_answer(ws: Path) -> None:

@@ -62,3 +62,17 @@ def test_the_classic_loop_refuses_it_too(ws: Path) -> None:
 ])
 def test_which_requests_forbid_changes(text: str, words: str) -> None:
     assert forbidden_changes(text) == words
+
+
+def test_the_classic_loop_answers_a_question_with_the_files_in_view(ws: Path) -> None:
+    """As the phase engine's summarizer does: the answer is never less informed than the
+    model alone (on llama-server the loop answered question-version from a setup.cfg it made
+    up, without reading one)."""
+    _, model = run([{"text": "Account.withdraw raises \"negative amount\"."}], ws, request=ASK,
+                   use_phase_task=False)
+    first = model.requests[0]["messages"][1]["content"]
+    assert first.startswith(ASK)
+    assert f"The workspace's files:\n\nbank.py\n```python\n{BANK}```" in first
+    _, model = run([{"text": "Done."}], ws, request="Add a deposit method to bank.py.",
+                   use_phase_task=False, author_files=False)
+    assert "The workspace's files:" not in model.requests[0]["messages"][1]["content"]

@@ -74,6 +74,9 @@ class ClassicEngine(EngineBase):
         self.phase.max_rounds = self.accounting.budget
         self.tally.records = [self.record]
         files = await asyncio.to_thread(self.workspace_view)
+        if not self.tally.changes_requested:  # a question: answered with the files in view
+            shown = await asyncio.to_thread(self.files_shown)
+            files += f"\n\nThe workspace's files:\n\n{shown}" if shown else ""
         system = CLASSIC_SYSTEM + language_ask(self.language, "classic")
         self.messages = [{"role": "system", "content": system},
                          {"role": "user", "content": classic_request(request, self.memory, files)}]

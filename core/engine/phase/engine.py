@@ -21,7 +21,6 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from core.engine.authoring.draft import show_file
 from core.events import Clarification, Notice, PhaseFinished, PhasesPlanned, RequestAnalysed, \
     Summary
 from core.llm.base import Message
@@ -43,7 +42,6 @@ from core.engine.base import EngineBase
 from core.engine.execution.offered import check_write
 from core.engine.reports import related_results
 from core.engine.verification.requirements import grounded
-from core.tools.text_files import collect
 
 SINGLE_PHASE_ROUNDS = 2
 PLANNED_PHASES = 3  # work estimated at this many phases is phase-planned even if not complex
@@ -140,21 +138,8 @@ class PhaseTaskExecutor(EngineBase):
 
     async def model_summary(self) -> Summary:
         if not self.tally.changes_requested and self.base_messages:
-            self._answer_files = await asyncio.to_thread(self._files_shown)
+            self._answer_files = await asyncio.to_thread(self.files_shown)
         return await super().model_summary()
-
-    def _files_shown(self) -> str:
-        """The workspace's text files as the one-shot prompt shows them, within a quarter of
-        the context window."""
-        listing = collect(self.run_state.workspace)
-        shown, used = [], 0
-        for file in listing.files:
-            text = show_file(file)
-            if used + len(text) > self.context_window:  # about a quarter, in characters
-                break
-            shown.append(text)
-            used += len(text)
-        return "\n\n".join(shown)
 
     async def analyse(self, user_text: str) -> Analysis:
         """The analysis, its language settled from the request's script and the model's
