@@ -171,8 +171,9 @@ class AuthoringStage:
     def settled(self, request: str) -> list[str]:
         """The files the run wrote when the draft settles the request: every file the draft
         gives and every file the request names (in the workspace, or new: "write NOTES.md";
-        not the files it only reads) is written, and no check fails on any of them. A later write could then replace them
-        only on better evidence, which no check can give; [] when not settled."""
+        not the files it only reads) is written, and no check fails on any of them. A later
+        write could then replace them only on better evidence, which no check can give; []
+        when not settled."""
         if self.drafted is None or not self.drafted.files or self.failing_files():
             return []
         written = {rel for rel, record in self.files.items() if record.written is not None}
@@ -259,7 +260,7 @@ class AuthoringStage:
     def _keep_inputs(self, drafted: Drafted) -> None:
         """The draft's blocks for files the request only reads are not taken (said once)."""
         inputs = self.inputs
-        kept = [rel for rel in drafted.files if inputs is not None and inputs.kept(rel)]
+        kept = [rel for rel in drafted.files if inputs.kept(rel)] if inputs is not None else []
         if not kept or inputs is None:
             return
         for rel in kept:
