@@ -175,7 +175,21 @@ def test_a_tool_name_again_is_no_answer(ws: Path) -> None:
     assert of(events, "summary")[0].final_summary == "Nothing was searched."
     assert model.requests[-1]["tool_choice"] == {"type": "function",
                                                  "function": {"name": "summarizer"}}
-    assert any("only a tool's name again" in n.message for n in of(events, "notice"))
+    assert any("named it again without a call" in n.message for n in of(events, "notice"))
+
+
+def test_the_call_then_described_without_its_arguments_is_no_answer(ws: Path) -> None:
+    """The 1.5B Qwen on llama-server, with the files in view, asked to make the call."""
+    events, model = run([{"text": "search_code"},
+                         {"text": 'To search for "Qiongshan", call the `search_code` function '
+                                  'with the pattern `"Qiongshan"` and the path `"."`.'},
+                         summary("Hainan Museum is in Qiongshan.")],
+                        ws, request="where is the museum", use_phase_task=False)
+    assert of(events, "summary")[0].final_summary == "Hainan Museum is in Qiongshan."
+    assert model.requests[-1]["tool_choice"] == {"type": "function",
+                                                 "function": {"name": "summarizer"}}
+    assert any("Asked to call search_code or answer in words, the model named it again"
+               in n.message for n in of(events, "notice"))
 
 
 def test_the_call_then_written_as_prose_is_made(ws: Path) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any, Literal
 
 from core.engine.base import EngineBase
@@ -52,7 +53,7 @@ class ClassicEngine(EngineBase):
         self.loops = LoopDetector()
         self._round_starts: list[int] = []
         self._drafts_written = False
-        self._named_once = False  # the model was asked to make a call its reply only named
+        self._named_tool = ""  # the tool a reply only named, which the model was asked to call
 
     def on_file_changed(self, path: str) -> None:
         if path not in self.record.changed_files:
@@ -121,9 +122,9 @@ class ClassicEngine(EngineBase):
         """Whether the model was asked to make the call its reply only names (``answers``);
         once per run."""
         name = named_tool(text, self.tools.offered_names())
-        if not name or self._named_once:
+        if not name or self._named_tool:
             return False
-        self._named_once = True
+        self._named_tool = name
         self.messages += [{"role": "assistant", "content": text}, {"role": "user", "content": (
             f"Your reply was only the name of the tool {name}. To use it, call it with its "
             "arguments; to finish, answer the request in words.")}]
@@ -136,10 +137,13 @@ class ClassicEngine(EngineBase):
         """``text``, or "" when it only repeats a tool message or names a tool (see
         ``answers``): the summary is then written from the run, and the request counts as
         not answered in words."""
-        if named_tool(text, self.tools.offered_names()):
+        if named_tool(text, self.tools.offered_names()) or (
+                self._named_tool and
+                re.search(rf"(?<!\w){re.escape(self._named_tool)}(?!\w)", text)):
             self.emit(Notice(level="warning", stage="classic", message=(
-                "The model's last reply was only a tool's name again; the summary is written "
-                "from the run instead.")))
+                f"Asked to call {self._named_tool or 'the tool'} or answer in words, the model "
+                "named it again without a call; the summary is written from the run "
+                "instead.")))
             return ""
         if not echoed(text, self.messages):
             return text
