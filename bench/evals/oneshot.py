@@ -103,6 +103,10 @@ async def run_oneshot(task: Task, models: OneShotModels, out_root: Path, *, time
     return result
 
 
+def _ignored(kind: str, piece: str) -> None:
+    """The streamed reply's pieces: the baseline reads only the whole reply."""
+
+
 async def _call(models: OneShotModels, task: Task, messages: list[dict[str, Any]],
                 max_tokens: int, timeout_s: float,
                 result: RunResult) -> tuple[Reply | None, dict[str, Any]]:
@@ -113,7 +117,9 @@ async def _call(models: OneShotModels, task: Task, messages: list[dict[str, Any]
     try:
         model = models.model_for(task)
         loaded_before = getattr(model, "load_seconds", None)
-        options = CallOptions(max_tokens=max_tokens, temperature=0.0)
+        # streamed, as the engines' calls are: a long reply is then not cut off by the
+        # client's request timeout where the engine's draft of the same prompt is not
+        options = CallOptions(max_tokens=max_tokens, temperature=0.0, on_delta=_ignored)
         reply = await asyncio.wait_for(model.complete(messages, [], None, options), timeout_s)
     except (ModelError, ScriptError) as error:
         result.status, result.note = "model error", str(error)

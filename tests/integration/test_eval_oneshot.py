@@ -254,6 +254,9 @@ def test_engine_all_prints_the_three_side_by_side_in_one_table(tmp_path: Path) -
     assert "todo_count.txt" in todo_program["body"]["messages"][-1]["content"]
     assert draft["body"]["messages"] == baseline["body"]["messages"]
     assert draft["body"]["max_tokens"] == baseline["body"]["max_tokens"]
+    # streamed both: a long reply is not cut off by the request timeout in the baseline alone
+    assert draft["body"].get("stream") is True and baseline["body"].get("stream") is True
+    assert oneshot["body"].get("stream") is True
     assert baseline["body"]["messages"][1]["content"].startswith(f"Request:\n{request}")
     assert alone["body"]["messages"][1]["content"].startswith(
         f"Request:\n{request}\n\nhistogram.py:\n")
