@@ -38,7 +38,7 @@ from core.engine.verification.claims import held_to
 from core.engine.verification.outcome import decide_outcome
 from core.engine.verification.renames import stated_renames
 from core.engine.verification.requested_files import files_to_write, outputs_only, \
-    read_only
+    read_only, reads_workspace
 from core.engine.verification.state import VerificationState
 from core.engine.verification.tracker import Known, Tracker
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary, \
@@ -235,6 +235,7 @@ class EngineBase:
         if self.tally.changes_requested and not self.changes_forbidden:
             self.inputs.outputs = outputs_only(request, self.tracker.workspace)
             self.inputs.files = read_only(request, self.tracker.workspace)
+            self.inputs.every = reads_workspace(request, self.tracker.workspace)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),

@@ -88,3 +88,19 @@ def test_a_request_that_also_changes_a_file_keeps_nothing(ws: Path) -> None:
     ], ws, request=ask, use_phase_task=False, author_files=False)
     assert (ws / "users.json").read_text() == "[]\n"
     assert of(events, "task_finished")[0].status == "done"
+
+
+def test_a_question_about_the_data_keeps_every_data_file(tmp_path: Path) -> None:
+    """largest-file on the embedded runtime: the draft rewrote four of the data files the
+    request asks to measure, and the report then named the wrong one."""
+    ws = files_workspace(tmp_path, {"data/alpha.txt": "a" * 1200, "data/beta.txt": "b" * 300})
+    ask = ("Which file in the data folder is the largest (in bytes)? Write a report.txt in the "
+           "workspace root with two lines: the file's name, then its size in bytes.")
+    draft = {"text": "data/alpha.txt\n```text\nshort\n```\n\nreport.txt\n```text\n"
+                     "alpha.txt\n1200\n```\n"}
+    events, _ = run([analysis("Write report.txt"), draft, summary("alpha.txt is the largest.")],
+                    ws, request=ask, assists_off="computed_files")
+    assert (ws / "data" / "alpha.txt").read_text() == "a" * 1200
+    assert (ws / "report.txt").read_text() == "alpha.txt\n1200\n"
+    assert ("The draft also rewrote data/alpha.txt; the request asks only for report.txt to be "
+            "written, so it stays as it is.") in [n.message for n in of(events, "notice")]

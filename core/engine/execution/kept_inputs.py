@@ -1,6 +1,10 @@
 """The files a request only reads: when all it asks to change are new files, the workspace
 files it names only as what it reads ("users.json holds a list of users. Write emails.txt
-with ..."; ``requested_files.read_only``) stay as they are, whatever writes the run plans.
+with ..."; ``requested_files.read_only``) stay as they are, whatever writes the run plans; and
+every file that was there before the run when each of its sentences asks or reads ("Which file
+in the data folder is the largest? Write a report.txt …"; ``requested_files.reads_workspace``:
+on the embedded runtime the draft for that request rewrote four of the five data files it
+was to measure).
 
 The draft is the model alone, and on both runtimes the 1.5B Qwen's draft for that request
 wrote users.json back without one of its users (the one-shot reply the same): a person asking
@@ -11,6 +15,7 @@ later write to one is refused with the reason.
 from __future__ import annotations
 
 from core.tools.base import RunState, ToolError
+from core.tools.checkpoint import Checkpoint
 from core.tools.paths import resolve
 
 
@@ -27,15 +32,23 @@ class KeptInputs:
         self.run = run
         self.outputs: tuple[str, ...] = ()  # the new files the request asks for
         self.files: tuple[str, ...] = ()  # the workspace files it only reads
+        self.every = False  # it reads every file that was there before the run
 
     def kept(self, path: str) -> bool:
         """Whether ``path`` (as a call names it) is one of the files the request only reads."""
-        if not self.files:
+        if not self.files and not self.every:
             return False
         try:
-            return resolve(self.run.workspace, path).rel in self.files
+            target = resolve(self.run.workspace, path)
         except ToolError:
             return False  # the write tool refuses it itself, with its own reason
+        if target.rel in self.files:
+            return True
+        if not self.every or not target.is_file or target.rel in self.outputs:
+            return False
+        checkpoint = self.run.checkpoint  # a file this run created is its own to change
+        return not (isinstance(checkpoint, Checkpoint) and checkpoint.wrote(target.rel)
+                    and checkpoint.original_path(target.rel) is None)
 
     def refused(self, paths: set[str]) -> str:
         """The error for a call that writes ``paths`` when one is kept, else ""."""

@@ -73,6 +73,33 @@ def outputs_only(text: str, root: Path) -> tuple[str, ...]:
     return () if asks_for_changes(". ".join(rest)) else written
 
 
+OPENS = re.compile(r"\s*[\"'`(]*(?:which|what|how|where|who|when|why|is|are|does|do|can)\b",
+                   re.IGNORECASE)
+
+
+def reads_workspace(text: str, root: Path) -> bool:
+    """Whether ``text`` reads the whole workspace and writes only new files: all it asks to
+    change is new files (``outputs_only``), and each of its sentences, once its "write
+    NEW_FILE" clauses are taken out, is empty or opens with a question word, a reading verb or
+    a file name ("Which file in the data folder is the largest? Write a report.txt …").
+    Then no file that was there before the run is the run's to change, named or not."""
+    written = outputs_only(text, root)
+    if not written:
+        return False
+    for sentence in SENTENCE.findall(text):
+        plain = FILE_NAME.sub(lambda m: " " * len(m.group(0)), sentence)
+        verb = IMPERATIVE.search(plain)
+        opening = verb is not None and not plain[:verb.start()].strip()
+        named = [m for m in FILE_NAME.finditer(sentence, verb.end()) if m.group(1) in written] \
+            if verb is not None and opening else []
+        rest = sentence[named[0].end():] if named else sentence
+        opened = rest.lstrip(" \t\"'`(")
+        if opened.strip(").,:;") and not (
+                OPENS.match(opened) or READING.match(opened) or FILE_NAME.match(opened)):
+            return False
+    return True
+
+
 def read_only(text: str, root: Path) -> tuple[str, ...]:
     """The workspace files ``text`` names only as what it reads, when all it asks to change is
     new files (``outputs_only``): every sentence naming such a file starts with the file

@@ -9,8 +9,10 @@ import pytest
 
 from core.engine.execution.kept_inputs import KeptInputs
 from core.engine.verification.requested_files import MAX_FILES, files_to_write, missing, \
-    outputs_only, read_only
+    outputs_only, read_only, reads_workspace
 from core.tools.base import RunState
+from core.tools.checkpoint import Checkpoint
+from core.tools.paths import resolve
 
 
 @pytest.mark.parametrize(("text", "files"), [
@@ -101,3 +103,37 @@ def test_kept_inputs_refuse_writes_of_the_files_read_only(tmp_path: Path) -> Non
         "not run: the request asks only for emails.txt to be written; users.json is a file "
         "it reads, and stays as it is")
     assert inputs.refused({"emails.txt"}) == ""
+
+
+@pytest.mark.parametrize("text, every", [
+    ("Which file in the data folder is the largest (in bytes)? Write a report.txt in the "
+     "workspace root with two lines.", True),
+    ("users.json holds a list of users. Write emails.txt with the active users' emails.", True),
+    ("Count the lines containing TODO in all files and write that number into todo.txt.", True),
+    ("Read config.json and write a summary to notes.md.", True),
+    # a sentence that opens otherwise may ask a change in words no list holds
+    ("sales.csv lists sales. Write totals.csv with the sums. Amounts are whole numbers.", False),
+    ("Set the port to 8080 in config.py, then write the changelog NOTES.md.", False),
+    ("Write notes.md. Then tidy up calc.py.", False),
+    ("config.json has port 8000; change it to 8080 and write CHANGES.md noting it.", False),
+])
+def test_a_request_that_only_asks_and_reads_keeps_the_whole_workspace(
+        tmp_path: Path, text: str, every: bool) -> None:
+    for name in ("users.json", "config.json", "config.py", "calc.py", "sales.csv"):
+        (tmp_path / name).write_text("x\n", encoding="utf-8")
+    assert reads_workspace(text, tmp_path) is every
+
+
+def test_with_the_whole_workspace_kept_only_the_runs_own_files_may_change(
+        tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "alpha.txt").write_text("a\n", encoding="utf-8")
+    run = RunState(workspace=tmp_path, run_id="kept-inputs-every")
+    inputs = KeptInputs(run)
+    inputs.outputs, inputs.every = ("report.txt",), True
+    assert inputs.kept("data/alpha.txt")
+    assert not inputs.kept("report.txt") and not inputs.kept("data/new.txt")
+    checkpoint = Checkpoint.of(run)
+    checkpoint.before_write(resolve(tmp_path, "helper.py"))  # created by the run
+    (tmp_path / "helper.py").write_text("print(1)\n", encoding="utf-8")
+    assert not inputs.kept("helper.py")
