@@ -26,8 +26,9 @@ from typing import AsyncIterator
 from core.approval import ApprovalBroker
 from core.config import Settings
 from core.engine.assists import Assists, parse_off
-from core.engine.authoring.draft import show_file
-from core.engine.authoring.stage import AuthoringStage, WriteContext
+from core.engine.authoring.draft import shown_within
+from core.engine.authoring.records import WriteContext
+from core.engine.authoring.stage import AuthoringStage
 from core.engine.execution.kept_inputs import KeptInputs
 from core.engine.execution.offered import OfferedTools
 from core.engine.execution.task_runner import TaskRunner
@@ -37,8 +38,7 @@ from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, 
 from core.engine.verification.claims import held_to
 from core.engine.verification.outcome import decide_outcome
 from core.engine.verification.renames import stated_renames
-from core.engine.verification.requested_files import files_to_write, outputs_only, \
-    read_only, reads_workspace
+from core.engine.verification.requested_files import files_to_write
 from core.engine.verification.state import VerificationState
 from core.engine.verification.tracker import Known, Tracker
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary, \
@@ -156,17 +156,10 @@ class EngineBase:
         return f"{text}\n\n{hint}" if hint else text
 
     def files_shown(self) -> str:
-        """The workspace's text files as the one-shot prompt shows them, within a quarter of
-        the context window: what a request that asks no change is answered with, so the
-        answer is never less informed than the model alone."""
-        shown, used = [], 0
-        for file in collect(self.run_state.workspace).files:
-            text = show_file(file)
-            if used + len(text) > self.context_window:  # about a quarter, in characters
-                break
-            shown.append(text)
-            used += len(text)
-        return "\n\n".join(shown)
+        """The workspace's text files as the one-shot prompt shows them, within about a quarter
+        of the context window (in characters): what a request that asks no change is
+        answered with, so the answer is never less informed than the model alone."""
+        return shown_within(collect(self.run_state.workspace), self.context_window)
 
     def write_context(self, task_id: int) -> WriteContext:
         """What an authored write of task ``task_id`` builds on: the person's words and
@@ -233,9 +226,7 @@ class EngineBase:
         self.tally.changes_requested = asks_for_changes(request)
         self.changes_forbidden = forbidden_changes(request)
         if self.tally.changes_requested and not self.changes_forbidden:
-            self.inputs.outputs = outputs_only(request, self.tracker.workspace)
-            self.inputs.files = read_only(request, self.tracker.workspace)
-            self.inputs.every = reads_workspace(request, self.tracker.workspace)
+            self.inputs.read(request, self.tracker.workspace)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),

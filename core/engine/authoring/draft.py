@@ -54,6 +54,19 @@ def show_file(file: TextFile) -> str:
     return f"{file.path}\n{fence}{language}\n{body}{fence}"
 
 
+def shown_within(listing: Listing, chars: int) -> str:
+    """The files of ``listing`` as the prompt shows them, in order, as many as fit in
+    ``chars`` characters."""
+    shown, used = [], 0
+    for file in listing.files:
+        text = show_file(file)
+        if used + len(text) > chars:
+            break
+        shown.append(text)
+        used += len(text)
+    return "\n\n".join(shown)
+
+
 def oneshot_messages(request: str, listing: Listing) -> list[dict[str, Any]]:
     """The one call's messages: a short system turn, then the person's words (bounded), the
     files and the reply format; nothing else (no analysis, goal or plan)."""

@@ -20,9 +20,8 @@ floor. The stage writes nothing: the task runner writes the candidate and report
 from __future__ import annotations
 
 import asyncio
-import difflib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from core.engine.assists import Assists
@@ -31,6 +30,7 @@ from core.engine.authoring.draft_reply import Drafted, drafted_files
 from core.engine.authoring.evidence import Evidence
 from core.engine.authoring.prompts import WriteStep, authoring_messages, fix_request, \
     plain_messages, repair_messages
+from core.engine.authoring.records import Candidate, FileRecord, WriteContext
 from core.engine.authoring.replies import Authored, search_replace, whole_file
 from core.engine.execution.kept_inputs import KeptInputs, kept_refusal
 from core.engine.requests import mentions, named_files, new_files
@@ -49,55 +49,6 @@ TOKENS_PER_CHAR = 1 / 3.2
 MAX_AUTHOR_TOKENS = 6_000
 MIN_AUTHOR_TOKENS = 1_600
 EARLIER_SHOWN = 3
-
-
-@dataclass(frozen=True)
-class WriteContext:
-    """What the engine knows around one write: the person's words and language, and the
-    results the write builds on (bounded text)."""
-
-    words: str
-    language: str = ""
-    related: str = ""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """The stage's proposal for one write: ``content`` to write (None: nothing, ``problem``
-    says why), the file as it is (``before``), where it came from (draft, authored, repair),
-    ``kept`` when the file stays as it is (no candidate did better), the evidence, and notes
-    for the write's result (what an assist changed, the program that computed it)."""
-
-    path: str
-    content: str | None
-    problem: str = ""
-    before: str | None = None
-    source: str = "authored"
-    kept: bool = False
-    evidence: Evidence = field(default_factory=Evidence)
-    notes: tuple[str, ...] = ()
-    program: str = ""
-
-    def diff(self) -> str:
-        """The unified diff from the file as it is to the candidate."""
-        old = (self.before or "").splitlines(keepends=True)
-        new = (self.content or "").splitlines(keepends=True)
-        return "".join(difflib.unified_diff(old, new, f"a/{self.path}", f"b/{self.path}"))
-
-    def facts(self) -> str:
-        return self.evidence.facts()
-
-
-@dataclass
-class FileRecord:
-    """One file's writes in this run: the content the run last wrote and its evidence (the
-    floor), and why tries failed."""
-
-    original: str | None = None
-    drafted: bool = False
-    written: str | None = None
-    evidence: Evidence | None = None
-    failures: list[str] = field(default_factory=list)
 
 
 class AuthoringStage:

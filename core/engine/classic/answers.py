@@ -9,7 +9,6 @@ summary it reads as a malfunction; it is no answer, so the summary is written fr
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable
 
 from core.llm.base import Message

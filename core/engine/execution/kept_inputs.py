@@ -14,6 +14,9 @@ later write to one is refused with the reason.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from core.engine.verification.requested_files import outputs_only, read_only, reads_workspace
 from core.tools.base import RunState, ToolError
 from core.tools.checkpoint import Checkpoint
 from core.tools.paths import resolve
@@ -33,6 +36,12 @@ class KeptInputs:
         self.outputs: tuple[str, ...] = ()  # the new files the request asks for
         self.files: tuple[str, ...] = ()  # the workspace files it only reads
         self.every = False  # it reads every file that was there before the run
+
+    def read(self, request: str, root: Path) -> None:
+        """What ``request`` only reads in ``root``, when all it asks to change is new files."""
+        self.outputs = outputs_only(request, root)
+        self.files = read_only(request, root, self.outputs)
+        self.every = reads_workspace(request, self.outputs)
 
     def kept(self, path: str) -> bool:
         """Whether ``path`` (as a call names it) is one of the files the request only reads."""

@@ -18,7 +18,8 @@ from contextlib import AsyncExitStack
 from typing import Callable
 
 from core.approval import ApprovalBroker
-from core.engine.authoring.stage import AuthoringStage, Candidate
+from core.engine.authoring.records import Candidate
+from core.engine.authoring.stage import AuthoringStage
 from core.engine.execution.offered import WRITE, is_authoring
 from core.engine.execution.placeholders import resolve, unfilled
 from core.engine.execution.scheduler import schedule

@@ -47,72 +47,66 @@ def files_to_write(text: str, root: Path) -> tuple[str, ...]:
 
 READING = re.compile(r"\s*[\"'`(]*(?:read|use|using|count|run|load|open|parse|given|from|in|"
                      r"with|look\s+at|take)\b", re.IGNORECASE)
+OPENS = re.compile(r"\s*[\"'`(]*(?:which|what|how|where|who|when|why|is|are|does|do|can)\b",
+                   re.IGNORECASE)
+
+
+def _unwritten(sentence: str, written: tuple[str, ...]) -> str:
+    """``sentence`` with its "write NEW_FILE" clauses taken out: each verb up to the first of
+    ``written`` named after it."""
+    plain = FILE_NAME.sub(lambda m: " " * len(m.group(0)), sentence)
+    kept, start = [], 0
+    for verb in IMPERATIVE.finditer(plain):
+        named = [m for m in FILE_NAME.finditer(sentence, verb.end()) if m.group(1) in written]
+        if named and verb.start() >= start:
+            kept.append(sentence[start:verb.start()])
+            start = named[0].end()
+    return "".join(kept) + sentence[start:]
 
 
 def outputs_only(text: str, root: Path) -> tuple[str, ...]:
     """The new files ``text`` asks to be written when they are all it asks to change: "users.json
     holds a list of users. Write emails.txt with ..." reads users.json and writes emails.txt.
     () when it asks any other change ("... change it to 8080 and write CHANGES.md", "Create
-    settings.py and change invoice.py ...") or names no new file to write. Each "write
-    NEW_FILE" clause (the verb up to the first new file named after it) is taken out; what is
-    left must ask for no change."""
+    settings.py and change invoice.py ...") or names no new file to write: with its "write
+    NEW_FILE" clauses taken out, what is left must ask for no change."""
     written = files_to_write(text, root)
     if not written:
         return ()
-    rest: list[str] = []
-    for sentence in SENTENCE.findall(text):
-        plain = FILE_NAME.sub(lambda m: " " * len(m.group(0)), sentence)
-        kept, start = [], 0
-        for verb in IMPERATIVE.finditer(plain):
-            named = [m for m in FILE_NAME.finditer(sentence, verb.end())
-                     if m.group(1) in written]
-            if named and verb.start() >= start:
-                kept.append(sentence[start:verb.start()])
-                start = named[0].end()
-        rest.append("".join(kept) + sentence[start:])
-    return () if asks_for_changes(". ".join(rest)) else written
+    rest = ". ".join(_unwritten(s, written) for s in SENTENCE.findall(text))
+    return () if asks_for_changes(rest) else written
 
 
-OPENS = re.compile(r"\s*[\"'`(]*(?:which|what|how|where|who|when|why|is|are|does|do|can)\b",
-                   re.IGNORECASE)
-
-
-def reads_workspace(text: str, root: Path) -> bool:
-    """Whether ``text`` reads the whole workspace and writes only new files: all it asks to
-    change is new files (``outputs_only``), and each of its sentences, once its "write
-    NEW_FILE" clauses are taken out, is empty or opens with a question word, a reading verb or
-    a file name ("Which file in the data folder is the largest? Write a report.txt …").
-    Then no file that was there before the run is the run's to change, named or not."""
-    written = outputs_only(text, root)
-    if not written:
+def reads_workspace(text: str, outputs: tuple[str, ...]) -> bool:
+    """Whether ``text``, all of whose asked changes are the new files ``outputs``
+    (``outputs_only``), reads the whole workspace: each of its sentences, once its write
+    clauses are out, is empty or opens with a question word, a reading verb or a file name
+    ("Which file in the data folder is the largest? Write a report.txt …"). Then no file that
+    was there before the run is the run's to change, named or not."""
+    if not outputs:
         return False
     for sentence in SENTENCE.findall(text):
-        plain = FILE_NAME.sub(lambda m: " " * len(m.group(0)), sentence)
-        verb = IMPERATIVE.search(plain)
-        opening = verb is not None and not plain[:verb.start()].strip()
-        named = [m for m in FILE_NAME.finditer(sentence, verb.end()) if m.group(1) in written] \
-            if verb is not None and opening else []
-        rest = sentence[named[0].end():] if named else sentence
-        opened = rest.lstrip(" \t\"'`(")
+        opened = _unwritten(sentence, outputs).lstrip(" \t\"'`(")
         if opened.strip(").,:;") and not (
                 OPENS.match(opened) or READING.match(opened) or FILE_NAME.match(opened)):
             return False
     return True
 
 
-def read_only(text: str, root: Path) -> tuple[str, ...]:
+def read_only(text: str, root: Path, outputs: tuple[str, ...]) -> tuple[str, ...]:
     """The workspace files ``text`` names only as what it reads, when all it asks to change is
-    new files (``outputs_only``): every sentence naming such a file starts with the file
-    itself ("users.json holds a list of users") or with a reading verb ("Read config.json and
-    write ...", "Run the command \"python make_token.py\" and write ..."). A sentence that
-    starts otherwise ("Set the port to 8080 in config.py, then write NOTES.md") may ask to
-    change it in words no list of verbs holds, so its files are not kept."""
-    if not outputs_only(text, root):
+    the new files ``outputs`` (``outputs_only``): every sentence naming such a file starts with
+    the file itself ("users.json holds a list of users") or with a reading verb ("Read
+    config.json and write ...", "Run the command \"python make_token.py\" and write ..."). A
+    sentence that starts otherwise ("Set the port to 8080 in config.py, then write NOTES.md")
+    may ask to change it in words no list of verbs holds, so its files are not kept."""
+    if not outputs:
         return ()
     sentences = SENTENCE.findall(text)
     kept: list[str] = []
     for name in named_files(text, root):
-        naming = [s for s in sentences if re.search(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])", s)]
+        naming = [s for s in sentences
+                  if re.search(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])", s)]
         if naming and all(s.lstrip(" \t\"'`(").startswith(name) or READING.match(s)
                           for s in naming):
             kept.append(name)

@@ -89,7 +89,7 @@ def test_a_request_that_only_writes_new_files_reads_the_files_it_names(
     for name in ("users.json", "config.json", "config.py", "calc.py", "make_token.py"):
         (tmp_path / name).write_text("x\n", encoding="utf-8")
     assert outputs_only(text, tmp_path) == outputs
-    assert read_only(text, tmp_path) == inputs
+    assert read_only(text, tmp_path, outputs) == inputs
 
 
 def test_kept_inputs_refuse_writes_of_the_files_read_only(tmp_path: Path) -> None:
@@ -121,7 +121,7 @@ def test_a_request_that_only_asks_and_reads_keeps_the_whole_workspace(
         tmp_path: Path, text: str, every: bool) -> None:
     for name in ("users.json", "config.json", "config.py", "calc.py", "sales.csv"):
         (tmp_path / name).write_text("x\n", encoding="utf-8")
-    assert reads_workspace(text, tmp_path) is every
+    assert reads_workspace(text, outputs_only(text, tmp_path)) is every
 
 
 def test_with_the_whole_workspace_kept_only_the_runs_own_files_may_change(
