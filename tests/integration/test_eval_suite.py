@@ -8,6 +8,7 @@ own tests (test_eval_oneshot.py).
 from __future__ import annotations
 
 import ast
+import asyncio
 import json
 import re
 import subprocess
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from bench.evals.suite import Task, all_tasks, check, select
+from core.tools.request_examples import examples_for, run_examples, stated_examples
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.script import analysis, judge, plan, summary, task
 
@@ -97,6 +99,29 @@ def test_hand_written_solutions_pass_their_checkers(tmp_path: Path) -> None:
     solved = [task for task in all_tasks() if task.has_solution]
     for task in solved:
         assert _checked(task, tmp_path, solved=True) == (True, "PASS"), task.name
+
+
+def test_every_example_a_request_states_holds_for_its_hand_written_solution(
+        tmp_path: Path) -> None:
+    """An example read wrongly from the person's words would fail a right file (and send a
+    repair after it): the suite's requests, read by the engine, against their solutions."""
+    ran = {}
+    for task in all_tasks():
+        stated = stated_examples(task.request)
+        if not stated or not task.has_solution:
+            continue
+        workspace = task.prepare(tmp_path / task.name)
+        task.apply_solution(workspace)
+        for path in sorted(workspace.glob("*.py")):
+            own = examples_for(path.read_text(encoding="utf-8"), stated)
+            if own:
+                result = asyncio.run(run_examples(workspace, {}, path.name, own, "auto"))
+                ran[task.name] = (result.passed, result.failed, result.failures)
+    assert all(failed == 0 for _, failed, _ in ran.values()), ran
+    assert {name: passed for name, (passed, _, _) in ran.items()
+            if name in ("ex-rotate-grid", "ex-rpn-calc", "ex-password-check")} == {
+        "ex-rotate-grid": 4, "ex-rpn-calc": 6, "ex-password-check": 2}
+    assert len(ran) == 16 and sum(passed for passed, _, _ in ran.values()) == 59
 
 
 def test_a_checker_fails_on_a_half_done_rename(tmp_path: Path) -> None:

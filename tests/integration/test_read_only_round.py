@@ -36,7 +36,8 @@ def parse_query(text):
     for pair in text.removeprefix("?").split("&"):
         if pair:
             key, _, value = pair.partition("=")
-            result.setdefault(unquote_plus(key), []).append(unquote_plus(value))
+            result.setdefault(unquote_plus(key, errors="strict"), []).append(
+                unquote_plus(value, errors="strict"))
     return result
 
 

@@ -3,7 +3,8 @@
 # engines (main), the classic loop without write_reminder on every task (no-write_reminder),
 # and both engines without computed_files on the tasks that compute a data file
 # (no-computed_files); the suite with JOBS runs at once, each ablation with a quarter of that.
-# Logs and results under /tmp/dev/evals/NAME/.
+# SUITES=main runs only the first (default: all three). Logs and results under
+# /tmp/dev/evals/NAME/.
 set -euo pipefail
 JOBS=$1
 TIMEOUT=$2
@@ -17,8 +18,13 @@ one() {  # one NAME ARGS...: run.py in the background into /tmp/dev/evals/NAME
     --base-url http://127.0.0.1:8080/v1 --model qwen2.5-coder-1.5b --timeout "$TIMEOUT" \
     --out "/tmp/dev/evals/$name" "$@" > "/tmp/dev/evals/$name.log" 2>&1 < /dev/null &)
 }
+SUITES=${SUITES:-main no-write_reminder no-computed_files}
 one main --engine all --jobs "$JOBS"
-one no-write_reminder --engine classic --without write_reminder --jobs "$SIDE"
-one no-computed_files --engine both --without computed_files --jobs "$SIDE" \
-  --tasks count-todos,json-pipeline,largest-file,csv-pipeline,run-generator
+if [[ " $SUITES " == *" no-write_reminder "* ]]; then
+  one no-write_reminder --engine classic --without write_reminder --jobs "$SIDE"
+fi
+if [[ " $SUITES " == *" no-computed_files "* ]]; then
+  one no-computed_files --engine both --without computed_files --jobs "$SIDE" \
+    --tasks count-todos,json-pipeline,largest-file,csv-pipeline,run-generator
+fi
 echo started

@@ -103,3 +103,52 @@ def test_an_input_and_its_result_count_under_the_line_describing_their_function(
         ('to_snake("")', '""'),
         ('to_snake("Word")', '"word"'),
         ('split("a,")', '["a", ""]')]
+
+
+def test_a_line_opening_with_a_function_the_request_declares_scopes_its_examples() -> None:
+    text = ('Implement rotate(rows), mirror(rows) and pad(rows, width) in grid.py.\n'
+            '- rotate turns the grid right: ["ab", "cd"] gives ["ca", "db"].\n'
+            '- mirror flips it: ["ab"] gives ["ba"]. An empty grid ([]) gives [].\n'
+            '- pad widens each row: ["a"] gives ["a "] is no example (two arguments).\n'
+            '- Each returns a new grid: ["x"] gives ["x"] is no example either.\n'
+            'The grid is ["ab"] gives ["ba"], not an example: no line names a function here.')
+    assert calls(text) == [('rotate(["ab", "cd"])', '["ca", "db"]'),
+                           ('mirror(["ab"])', '["ba"]'), ("mirror(([]))", "[]")]
+
+
+def test_is_states_a_result_on_the_describing_line_or_after_the_word_example() -> None:
+    text = ('Implement evaluate(expression) in rpn.py: "3 4 +" is 7.\n'
+            '- Operators follow their operands ("10 4 -" is 6).\n'
+            '- Escapes are decoded, so "%41" is "A".\n'
+            '- Spaces may separate parts. Examples: "1  2 +" is 3, "2 2 *" is 4.')
+    assert calls(text) == [('evaluate("3 4 +")', "7"), ('evaluate("1  2 +")', "3"),
+                           ('evaluate("2 2 *")', "4")]
+
+
+def test_stated_errors_are_examples_of_raising() -> None:
+    text = ('check("abc") raises WeakPasswordError with problems ["too short"].\n'
+            'Implement evaluate(expression) in rpn.py.\n'
+            '- Raise ValueError for an unknown token ("3 4 ^" or "3 x +") and a lone operator '
+            '("+"). Anything else ("1.5h") is fine.\n'
+            '- "" raises ValueError too.\n'
+            '- Raise TypeError for a number and ValueError for ("x").\n'
+            '- Raise KeyError for (1, 2) or as in KeyError("k").')
+    assert [(e.call, e.raises) for e in stated_examples(text)] == [
+        ('check("abc")', "WeakPasswordError"), ("evaluate('3 4 ^')", "ValueError"),
+        ("evaluate('3 x +')", "ValueError"), ("evaluate('+')", "ValueError"),
+        ('evaluate("")', "ValueError")]
+    assert stated_examples(text)[0].words() == 'check("abc") should raise WeakPasswordError'
+
+
+def test_an_example_of_raising_passes_only_when_that_exception_is_raised(tmp_path: Path) -> None:
+    examples = stated_examples('Implement parse(text) in calc.py. Raise ValueError for ("x") '
+                               'and ("").')
+    good = ("class BadInput(ValueError):\n    pass\n\n"
+            "def parse(text):\n    if not text.isdigit():\n        raise BadInput(text)\n"
+            "    return int(text)\n")
+    assert (run(tmp_path, good, examples).passed, run(tmp_path, good, examples).failed) == (2, 0)
+    lax = "def parse(text):\n    if text == 'x':\n        raise TypeError(text)\n    return 0\n"
+    ran = run(tmp_path, lax, examples)
+    assert ran.failures == (
+        "parse('x'): the request says it raises ValueError, it raised TypeError: x",
+        "parse(''): the request says it raises ValueError, it gave 0")
