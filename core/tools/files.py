@@ -36,7 +36,7 @@ async def list_files(ctx: ToolContext, path: PathArg = ".",
     """
     target = paths.resolve(ctx.run.workspace, path)
     if not target.exists:
-        raise ToolError(f"folder not found: {target.rel}")
+        raise paths.not_found(target, "folder")
     if not target.is_dir:  # a file named where a folder was meant: say what it is
         size = await asyncio.to_thread(lambda: target.real.stat().st_size)
         return (f"{target.rel} ({size:,} bytes) is a file, not a folder; read_file shows its "

@@ -30,6 +30,9 @@ from core.tools.base import ToolError
 IGNORED_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__", ".pytest_cache",
                           ".mypy_cache", ".ruff_cache"})
 
+NAME_SCAN = 20_000  # workspace entries looked at for a missing path's name
+NAMED_AT_MOST = 3
+
 _SPECIAL_KINDS = (
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISSOCK, "a socket"),
@@ -120,7 +123,7 @@ def open_regular(target: Resolved) -> int:
     try:
         fd = os.open(target.real, flags)
     except FileNotFoundError:
-        raise ToolError(f"file not found: {target.rel}") from None
+        raise not_found(target) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise ToolError(f"the file became a symlink while opened: {target.rel}") from None
@@ -136,11 +139,39 @@ def open_regular(target: Resolved) -> int:
     return fd
 
 
+def not_found(target: Resolved, what: str = "file") -> ToolError:
+    """"file not found: pkg/setup.cfg", naming what the workspace has by that name ("(by that
+    name the workspace has setup.cfg)"), so a wrong folder is put right in one step."""
+    name = posixpath.basename(target.rel)
+    same = same_name(target.root, name) if name not in ("", ".", "..") else []
+    if not same:
+        return ToolError(f"{what} not found: {target.rel}")
+    shown = ", ".join(same[:NAMED_AT_MOST]) + (" and more" if len(same) > NAMED_AT_MOST else "")
+    return ToolError(f"{what} not found: {target.rel} (by that name the workspace has {shown})")
+
+
+def same_name(root: Path, name: str) -> list[str]:
+    """The workspace paths (folders end with "/") whose last part is ``name``, in walk order;
+    at most ``NAME_SCAN`` entries are looked at."""
+    found: list[str] = []
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS)
+        for entry in [*dirs, *sorted(files)]:
+            seen += 1
+            if seen > NAME_SCAN:
+                return found
+            if entry == name:
+                rel = _relative(os.path.join(folder, entry), root)
+                found.append(rel + ("/" if entry in dirs else ""))
+    return found
+
+
 def require_file(workspace: Path, raw: str) -> Resolved:
     """Resolve ``raw`` and insist that it is an existing regular file."""
     target = resolve(workspace, raw)
     if not target.exists:
-        raise ToolError(f"file not found: {target.rel}")
+        raise not_found(target)
     if target.is_dir:
         raise ToolError(f"{target.rel} is a folder, not a file")
     return target

@@ -65,7 +65,7 @@ async def search_code(ctx: ToolContext, pattern: Annotated[str, Limit(min_length
         raise ToolError(f"invalid regular expression {pattern!r}: {exc}") from None
     target = paths.resolve(ctx.run.workspace, path)
     if not target.exists:
-        raise ToolError(f"path not found: {target.rel}")
+        raise paths.not_found(target, "path")
     accept = glob_matcher(glob)
     found: Collector | None = None
     executable = ripgrep()

@@ -45,6 +45,21 @@ def test_list_files_errors(harness: Harness) -> None:
         "no entries match '*.rs' in the workspace root")
 
 
+def test_a_missing_path_names_what_the_workspace_has_by_that_name(harness: Harness) -> None:
+    ws = harness.workspace
+    for folder in ("pkg", "docs/pkg", ".venv/lib"):
+        (ws / folder).mkdir(parents=True)
+    (ws / "setup.cfg").write_text("[metadata]\n")
+    (ws / ".venv" / "lib" / "setup.cfg").write_text("")  # an ignored folder is not named
+    assert harness.call("list_files", path="pkg/setup.cfg").error == (
+        "folder not found: pkg/setup.cfg (by that name the workspace has setup.cfg)")
+    assert harness.call("read_file", path="src/setup.cfg").error == (
+        "file not found: src/setup.cfg (by that name the workspace has setup.cfg)")
+    assert harness.call("search_code", pattern="x", path="src/pkg").error == (
+        "path not found: src/pkg (by that name the workspace has pkg/, docs/pkg/)")
+    assert harness.call("read_file", path="nothing.txt").error == "file not found: nothing.txt"
+
+
 def test_read_file_numbers_lines_and_records_the_read(harness: Harness) -> None:
     (harness.workspace / "a.py").write_text("one\ntwo\r\nthree")
     result = harness.call("read_file", path="a.py")
