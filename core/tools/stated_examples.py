@@ -237,6 +237,11 @@ def _declared(text: str) -> dict[str, int]:
     return declared
 
 
+def named_functions(text: str) -> set[str]:
+    """The functions the request writes as signatures (``parse_ipv4(text)``)."""
+    return set(_declared(text))
+
+
 def _described(line: str, declared: dict[str, int]) -> str | None:
     """The function a line describes (see the module's docstring); "" when it describes
     several, or one of several required arguments (no scope); None when it describes none

@@ -181,3 +181,25 @@ def test_an_unverified_run_is_lowered_by_the_summarizers_word(tmp_path: Path) ->
     assert [r["status"] for r in final.requirements] == ["failed"]
     assert final.requirements[0]["evidence"].startswith("The summarizer found it not met.")
     assert of(events, "run_finished")[0].outcome == "partial"
+
+
+def test_examples_of_one_function_do_not_verify_a_file_with_another_the_request_names(
+        tmp_path: Path) -> None:
+    """to_int has an example, parse_ipv4 none: the example passes, and the run says that
+    nothing ran parse_ipv4 instead of calling the file verified."""
+    ws = files_workspace(tmp_path, {"ipv4.py": "def parse_ipv4(text):\n    pass\n"})
+    written = ("def parse_ipv4(text):\n    return tuple(int(p) for p in text.split('.'))\n\n\n"
+               "def to_int(text):\n    a, b, c, d = parse_ipv4(text)\n"
+               "    return (a << 24) + (b << 16) + (c << 8) + d\n")
+    events, _ = run([
+        analysis("Implement parse_ipv4 and to_int"),
+        authored(written, "ipv4.py"),
+        summary("parse_ipv4 and to_int are implemented."),
+    ], ws, request=("Implement parse_ipv4(text) and to_int(text) in ipv4.py. parse_ipv4 "
+                    "returns the four numbers of an address; to_int(\"1.2.3.4\") is 16909060."))
+    final = of(events, "summary")[0]
+    assert (final.verification, final.verification_line) == ("unverified", "not verified")
+    assert "No example of the request calls parse_ipv4 in ipv4.py." in \
+        final.verification_sentences
+    assert any("1 check of the request's examples passes" in line
+               for line in final.verification_sentences)

@@ -2,7 +2,8 @@
 
 ``verified``: checks ran against the final files — the workspace's own tests, a test command
 the run ran after its last change, the request's stated examples — every file the run changed
-is covered by one, and none fails. ``failing``: such a check ran on the final files and
+is covered by one, and none fails (the examples cover a file only when they call every
+function of it that the request names). ``failing``: such a check ran on the final files and
 failed, a rename the request asks for is not done, a file it tells the agent to write is
 missing, or a Python file the run wrote has a fault it did not have before (a name nothing
 defines, a method an attribute hides: read from the code, not run). ``unverified``: nothing
@@ -44,6 +45,15 @@ class Check:
     by: str
     covers_all: bool = True
     missing: tuple[str, ...] = ()  # the requested files a "files" check found missing
+    unchecked: tuple[str, ...] = ()  # functions of the files it saw that it did not run
+
+    def gaps(self) -> str:
+        """What this check left out, as a sentence ("" when nothing)."""
+        if not self.unchecked:
+            return ""
+        names = self.unchecked
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        return f"No example of the request calls {listed} in {', '.join(self.seen)}."
 
     def current(self, final: Mapping[str, str]) -> bool:
         """Whether the check saw the final version of every changed file it covers."""
@@ -89,13 +99,13 @@ def verify(final: Mapping[str, str | None], checks: Iterable[Check],
     current = [check for check in checks if check.current(digests)]
     failing = [check for check in current if check.failed]
     sentences = tuple(f"On the final files, {check.words()} ({check.by})." for check in current)
-    sentences += tuple(notes)
+    sentences += tuple(check.gaps() for check in current if check.gaps()) + tuple(notes)
     if failing:
         missing = tuple(name for c in failing for name in c.missing)
         return VerificationState("failing", "; ".join(c.words() for c in failing), sentences,
                                  missing, all(c.kind == "files" for c in failing))
     covered = set(digests) if any(c.covers_all for c in current) else {
-        path for check in current for path in check.seen}
+        path for check in current if not check.unchecked for path in check.seen}
     if current and covered >= set(digests):
         return VerificationState("verified", "; ".join(_merged(current)), sentences)
     missing = sorted(set(digests) - covered)

@@ -25,8 +25,10 @@ from core.engine.verification.requested_files import missing
 from core.engine.verification.state import Check, VerificationState, digest, verify
 from core.shapes.task import Task
 from core.tools.code_checks import is_python
-from core.tools.request_examples import Example, ExampleRun, examples_for, run_examples
+from core.tools.request_examples import (Example, ExampleRun, defined_functions, examples_for,
+                                         run_examples)
 from core.tools.snapshots import snapshot
+from core.tools.stated_examples import named_functions
 from core.tools.test_runs import read_counts, run_tests
 from core.tools.workspace_tests import has_tests, is_tests_command
 
@@ -122,8 +124,11 @@ class Tracker:
             if ran is None and may_run:
                 ran = await run_examples(self.workspace, {}, path, stated, self.sandbox_mode)
             if ran is not None and ran.ran:
+                named = named_functions(self.request) & defined_functions(text)
+                unchecked = tuple(sorted(named - {example.name for example in stated}))
                 checks.append(Check("examples", {path: digest(text)}, ran.passed, ran.failed,
-                                    f"run by the engine on {path}", covers_all=False))
+                                    f"run by the engine on {path}", covers_all=False,
+                                    unchecked=unchecked))
         return checks
 
     def _commands(self, digests: dict[str, str], changes: int) -> list[Check]:

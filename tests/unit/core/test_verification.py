@@ -70,6 +70,23 @@ def test_examples_cover_only_their_file() -> None:
     assert verify(FINAL, [examples]).line == "4 checks of the request's examples pass"
 
 
+def test_examples_that_leave_a_named_function_unrun_do_not_verify_its_file() -> None:
+    now = {"calc.py": digest(FINAL["calc.py"])}
+    some = Check("examples", now, 1, 0, "run by the engine on calc.py", covers_all=False,
+                 unchecked=("parse", "is_private"))
+    state = verify(FINAL, [some])
+    assert (state.state, state.line) == ("unverified", "not verified")
+    assert state.sentences == (
+        "On the final files, 1 check of the request's examples passes (run by the engine on "
+        "calc.py).", "No example of the request calls parse or is_private in calc.py.",
+        "Nothing checked calc.py as it is now.")
+    failing = Check("examples", now, 0, 1, "run by the engine", covers_all=False,
+                    unchecked=("parse",))
+    assert verify(FINAL, [failing]).state == "failing"
+    tests = Check("tests", now, 5, 0, "the workspace's tests, run by the engine")
+    assert verify(FINAL, [some, tests]).state == "verified"
+
+
 def test_a_claim_of_tests_is_replaced_when_nothing_ran() -> None:
     text = ("Implemented add in calc.py. The function was tested with various inputs and "
             "passed all tests. It returns the sum.")
