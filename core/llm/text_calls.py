@@ -75,6 +75,23 @@ def calls_in_text(text: str | None, names: Collection[str], prefix: str = "text_
     return tuple(calls)
 
 
+def broken_call(text: str | None, names: Collection[str]) -> tuple[str, str] | None:
+    """(tool, why) when ``text`` writes a call of an offered tool as JSON that cannot be
+    read (``{"name": "write_file", "arguments": {"instruction": "say "hi""}}``: a quote left
+    unescaped), and holds no call that can; None otherwise. ``why`` is the decoder's error,
+    with its line and column."""
+    text = text or ""
+    named = re.search(r'"(?:name|tool)"\s*:\s*"([\w.-]{1,64})"', text)
+    if named is None or named.group(1) not in names or calls_in_text(text, names):
+        return None
+    start = text.rfind("{", 0, named.start())
+    try:
+        _DECODER.raw_decode(text, max(start, 0))
+    except ValueError as error:
+        return named.group(1), str(error)
+    return None
+
+
 def prose_call(text: str | None, tools: list[dict[str, Any]], call_id: str = "text_call_0"
                ) -> ToolCall | None:
     """The call ``text`` writes as prose: it names exactly one of ``tools`` (by its name as a

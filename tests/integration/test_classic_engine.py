@@ -204,3 +204,37 @@ def test_the_call_then_written_as_prose_is_made(ws: Path) -> None:
     assert "museum.txt" in searched.result
     assert of(events, "summary")[0].final_summary == \
         "Hainan Museum is in Qiongshan (museum.txt)."
+
+
+BROKEN = ('```json\n{\n  "name": "read_file",\n  "arguments": {\n    "path": "museum.txt",\n'
+          '    "why": "find "the museum""\n  }\n}\n```')
+
+
+def test_a_call_whose_json_cannot_be_read_is_said_and_asked_again(ws: Path) -> None:
+    """Seen on llama-server for ex-csv-split, ex-date-math and ex-password-check: a write_file
+    call in a fenced block with a quote left unescaped ran nothing and became the answer."""
+    events, model = run([{"text": BROKEN},
+                         calls(("read_file", {"path": "museum.txt"})),
+                         {"text": "Hainan Museum is in Qiongshan (museum.txt)."}],
+                        ws, request="where is the museum", use_phase_task=False)
+    asked = model.requests[1]["messages"]
+    assert asked[-2] == {"role": "assistant", "content": BROKEN}
+    assert asked[-1]["content"].startswith(
+        "Your reply is a call of read_file, but its JSON cannot be read (Expecting ',' "
+        "delimiter: line 6 column 19 (char 94)), so nothing ran.")
+    assert 'write a quote as \\"' in asked[-1]["content"]
+    assert of(events, "summary")[0].final_summary == \
+        "Hainan Museum is in Qiongshan (museum.txt)."
+    assert any("whose JSON cannot be read" in n.message for n in of(events, "notice"))
+
+
+def test_a_call_that_stays_unreadable_is_not_the_answer(ws: Path) -> None:
+    events, _ = run([{"text": BROKEN}, {"text": BROKEN},
+                     summary("## Not answered\n\nNo file was read.")],
+                    ws, request="where is the museum", use_phase_task=False)
+    final = of(events, "summary")[0]
+    assert final.final_summary == "## Not answered\n\nNo file was read."
+    assert '"name"' not in final.final_summary
+    assert of(events, "run_finished")[0].outcome == "failed"
+    assert any("again a call of read_file that cannot be read" in n.message
+               for n in of(events, "notice"))

@@ -2,7 +2,9 @@
 
 The model sees the request and every workspace tool with ``tool_choice`` "auto". A reply
 with tool calls runs them concurrently (each answered by its tool message); a text reply is
-the answer, unless it only repeats a tool message (``answers``). Repeating an identical call
+the answer, unless it only repeats a tool message (``answers``) or is a call written as JSON
+that cannot be read (the model is told why, once, and asked to make the call again; written
+so again, it is no answer). Repeating an identical call
 is a loop: the model is told once, the second time the loop ends. Without a text answer a
 forced ``summarizer`` call (outside the budget) writes the summary. The same events as the
 phase engine are emitted: one pseudo phase whose rounds are the model's tool batches. Its
@@ -33,6 +35,7 @@ from core.engine.reports import PhaseRecord, related_results
 from core.engine.stages.caller import assistant_calls, clip, tool_message
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, Summary, TasksPlanned
 from core.llm.base import Message, ModelError, ToolCall
+from core.llm.text_calls import broken_call
 from core.shapes.phase import Phase
 from core.shapes.task import Task
 from core.schema import SchemaError, coerce
@@ -54,6 +57,7 @@ class ClassicEngine(EngineBase):
         self._round_starts: list[int] = []
         self._drafts_written = False
         self._named_tool = ""  # the tool a reply only named, which the model was asked to call
+        self._broken_asked = False  # the model was told once that its call was not valid JSON
 
     def on_file_changed(self, path: str) -> None:
         if path not in self.record.changed_files:
@@ -106,7 +110,8 @@ class ClassicEngine(EngineBase):
             if reply.tool_calls or (reply.text or "").strip():
                 self.accounting.usable += 1
             if not reply.tool_calls:
-                if self._named(reply.text or "") or self._reminded(reply.text or "") \
+                if self._named(reply.text or "") or self._broken(reply.text or "") \
+                        or self._reminded(reply.text or "") \
                         or await self._draft_left(reply.text or ""):
                     continue
                 self.answer = self._answer(reply.text or "")
@@ -133,6 +138,24 @@ class ClassicEngine(EngineBase):
             "asked once to make the call or answer in words.")))
         return True
 
+    def _broken(self, text: str) -> bool:
+        """Whether the model was told that its reply, a call written as JSON that cannot be
+        read, ran nothing, and asked to make it again; once per run."""
+        broken = broken_call(text, self.tools.offered_names())
+        if broken is None or self._broken_asked:
+            return False
+        self._broken_asked = True
+        name, why = broken
+        self.messages += [{"role": "assistant", "content": text}, {"role": "user", "content": (
+            f"Your reply is a call of {name}, but its JSON cannot be read ({why}), so nothing "
+            "ran. Make the call again with valid JSON: inside a string write a quote as \\\" "
+            "and a line break as \\n, and keep the arguments short. Or answer the request in "
+            "words.")}]
+        self.emit(Notice(level="warning", stage="classic", message=(
+            f"The model wrote a call of {name} whose JSON cannot be read ({why}); nothing ran, "
+            "and it was asked once to make the call again.")))
+        return True
+
     def _answer(self, text: str) -> str:
         """``text``, or "" when it only repeats a tool message or names a tool (see
         ``answers``): the summary is then written from the run, and the request counts as
@@ -144,6 +167,12 @@ class ClassicEngine(EngineBase):
                 f"Asked to call {self._named_tool or 'the tool'} or answer in words, the model "
                 "named it again without a call; the summary is written from the run "
                 "instead.")))
+            return ""
+        broken = broken_call(text, self.tools.offered_names())
+        if broken is not None:
+            self.emit(Notice(level="warning", stage="classic", message=(
+                f"The model's last reply was again a call of {broken[0]} that cannot be read; "
+                "the summary is written from the run instead.")))
             return ""
         if not echoed(text, self.messages):
             return text

@@ -10,7 +10,7 @@ import pytest
 
 from core.llm.base import ModelError, Reply, ToolCall
 from core.llm.forcing import Forcing, stage_max_tokens
-from core.llm.text_calls import calls_in_text, rejects_tools, stage_arguments
+from core.llm.text_calls import broken_call, calls_in_text, rejects_tools, stage_arguments
 
 PARAMETERS = {"type": "object", "properties": {"goal": {"type": "string", "maxLength": 50}},
               "required": ["goal"]}
@@ -139,3 +139,15 @@ def test_a_call_written_as_prose_is_read_when_it_is_unambiguous() -> None:
                  'The config holds {"pattern": "x"}.']:  # no tool named
         assert Forcing("named").read_auto(Reply(text=text), [SEARCH, READ]).tool_calls == (), \
             text
+
+
+def test_a_call_written_as_json_that_cannot_be_read_is_told_apart() -> None:
+    unescaped = ('```json\n{"name": "write_file", "arguments": {"path": "a.py", '
+                 '"instruction": "split at delimiter=",""}}\n```')
+    assert broken_call(unescaped, ["write_file"]) == (
+        "write_file", "Expecting ':' delimiter: line 2 column 93 (char 100)")
+    assert broken_call(unescaped, ["read_file"]) is None  # not an offered tool
+    valid = '{"name": "write_file", "arguments": {"path": "a.py", "instruction": "x"}}'
+    assert broken_call(valid, ["write_file"]) is None  # read as a call instead
+    assert broken_call("I will use write_file now.", ["write_file"]) is None
+    assert broken_call(unescaped + "\n" + valid, ["write_file"]) is None
