@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.events import Summary
 from core.llm.base import Message
@@ -92,6 +93,9 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
     if result.value is None:
         raise SummaryUnavailable(result.problem or "its reply was unusable")
     reply = result.value
+    if echoes_schema(reply.final_summary):
+        raise SummaryUnavailable("its reply repeated the descriptions of the summary's fields "
+                                 "instead of a summary")
     requirements, note = tally.accounted([r.as_dict() for r in reply.requirements])
     return Summary(final_summary=reply.final_summary, phases_completed=tally.phases_completed,
                    total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,
@@ -99,6 +103,26 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
                    quality_assessment=reply.quality_assessment, generated_by="model",
                    status=tally.status, requirements=requirements, requirements_note=note,
                    quality_average=tally.quality_average, tasks_scored=tally.tasks_scored)
+
+
+def _described(schema: dict[str, Any]) -> list[str]:
+    found = [str(schema["description"])] if "description" in schema else []
+    for value in (schema.get("properties") or {}).values():
+        found += _described(value)
+    return found
+
+
+# The summarizer's field descriptions as a reply could repeat them (lowercase, one space):
+# seen from the 1.5B Qwen on llama-server, a final_summary of "... The summary for the
+# person, in Markdown: at most about 200 words. Key results; ...".
+SCHEMA_PHRASES = tuple(" ".join(text.lower().split()).rstrip(".")
+                       for text in _described(SUMMARIZER) if len(text) >= 25)
+
+
+def echoes_schema(text: str) -> bool:
+    """Whether ``text`` repeats one of the summarizer schema's field descriptions."""
+    said = " ".join(text.lower().split())
+    return any(phrase in said for phrase in SCHEMA_PHRASES)
 
 
 def verified_line(state: VerificationState) -> str:

@@ -318,3 +318,18 @@ def test_every_round_sees_the_workspace_files_as_they_were_at_the_start(ws: Path
     assert "Workspace files" not in str(model.requests[-1]["messages"])  # the summarizer's
     assert (ws / "notes" / "port.txt").read_text() == "8000"
     assert events[-1].outcome == "succeeded"
+
+
+def test_a_summary_that_repeats_its_field_descriptions_is_not_shown(ws: Path) -> None:
+    """Seen on llama-server (classic ex-csv-split): the final_summary was the instruction's
+    status line and the schema's descriptions run together."""
+    echo = ("The run has ended: all planned work was attempted. The summary for the person, "
+            "in Markdown: at most about 200 words. Key results; default none.")
+    events, _ = run([analysis("Look"), plan(task(1, "list_files")), judge([1]),
+                     summary(echo)], ws)
+    final = of(events, "summary")[0]
+    assert final.generated_by == "fallback"
+    assert "at most about 200 words" not in final.final_summary
+    assert ("The summary was written without the model: the summarizer failed: its reply "
+            "repeated the descriptions of the summary's fields instead of a summary") in \
+        final.final_summary
