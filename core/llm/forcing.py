@@ -29,7 +29,8 @@ from typing import Any
 from core.llm.base import NO_OPTIONS, CallOptions, Message, ModelError, Reply, ToolCall
 from core.llm.embedded_grammar import bound_schema, max_json_chars
 from core.llm.forcing_text import functions_instruction, plain_history, stage_instruction
-from core.llm.text_calls import calls_in_text, prose_call, rejects_tools, stage_arguments
+from core.llm.text_calls import (calls_in_text, prose_call, rejects_tools, repaired_call,
+                                 stage_arguments)
 
 STRATEGIES = ("named", "required", "json_schema", "prompted")
 TOOL_STRATEGIES = ("named", "required")
@@ -177,6 +178,13 @@ class Forcing:
         if not calls:
             prose = prose_call(reply.text, tools, f"{prefix}_0")
             calls = (prose,) if prose is not None else ()
+        if not calls:
+            repaired = repaired_call(reply.text, tools, f"{prefix}_0")
+            calls = (repaired,) if repaired is not None else ()
+            if repaired is not None:
+                self.notify("warning", f"The model's call of {repaired.name} was not valid "
+                                       "JSON (a quote left unescaped); it was read as the "
+                                       "call it is closest to.")
         if not calls:
             return reply
         self._ids += 1

@@ -8,7 +8,9 @@ in the reply text. The forms small models use are all read here: a fenced ```jso
 arguments as an object or as JSON text). Every JSON object in the text is found by
 decoding from each ``{``, so the wrapping around it never matters. A call written as prose
 ("To use the search_code function, call it with the arguments {"pattern": ...}", seen from
-the 1.5B Qwen on llama-server) is read too, when it is unambiguous (``prose_call``).
+the 1.5B Qwen on llama-server) is read too, when it is unambiguous (``prose_call``), and so is
+a call whose JSON is broken by a quote left unescaped (``repaired_call``: seen from the same
+model copying the request, quotes and all, into write_file's instruction).
 """
 
 from __future__ import annotations
@@ -18,10 +20,13 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any
 
+import json_repair
+
 from core.llm.base import ToolCall
 
 _DECODER = json.JSONDecoder(strict=False)
 _TOOLS = re.compile(r"\btools\b", re.IGNORECASE)
+_NAMED = re.compile(r'"(?:name|tool)"\s*:\s*"([\w.-]{1,64})"')
 
 
 def json_objects(text: str) -> Iterator[dict[str, Any]]:
@@ -81,7 +86,7 @@ def broken_call(text: str | None, names: Collection[str]) -> tuple[str, str] | N
     unescaped), and holds no call that can; None otherwise. ``why`` is the decoder's error,
     with its line and column."""
     text = text or ""
-    named = re.search(r'"(?:name|tool)"\s*:\s*"([\w.-]{1,64})"', text)
+    named = _NAMED.search(text)
     if named is None or named.group(1) not in names or calls_in_text(text, names):
         return None
     start = text.rfind("{", 0, named.start())
@@ -90,6 +95,36 @@ def broken_call(text: str | None, names: Collection[str]) -> tuple[str, str] | N
     except ValueError as error:
         return named.group(1), str(error)
     return None
+
+
+def repaired_call(text: str | None, tools: list[dict[str, Any]],
+                  call_id: str = "text_call_0") -> ToolCall | None:
+    """The call a ``broken_call`` means, read by ``json_repair`` (an inner quote left
+    unescaped, a string closed with the wrong quote), when what it reads is a call of that
+    same offered tool whose keys are its parameters, its required ones included; None
+    otherwise."""
+    text = text or ""
+    functions = {f["name"]: f for f in (t.get("function", t) for t in tools)
+                 if isinstance(f.get("name"), str)}
+    broken = broken_call(text, functions)
+    if broken is None:
+        return None
+    named = _NAMED.search(text)
+    start = text.rfind("{", 0, named.start()) if named else -1
+    body = text[max(start, 0):].split("```")[0]
+    try:
+        value = json_repair.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    found = as_call(value) if isinstance(value, dict) else None
+    if found is None or found[0] != broken[0] or not found[1]:
+        return None
+    schema = functions[broken[0]].get("parameters") or {}
+    allowed = set((schema.get("properties") or {}).keys())
+    if not set(found[1]) <= allowed or not set(schema.get("required") or ()) <= set(found[1]):
+        return None
+    return ToolCall(id=call_id, name=broken[0],
+                    arguments=json.dumps(found[1], ensure_ascii=False))
 
 
 def prose_call(text: str | None, tools: list[dict[str, Any]], call_id: str = "text_call_0"

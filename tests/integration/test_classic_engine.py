@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.script import kinds, of, run, summary
+from tests.support.script import authored, kinds, of, run, summary
 
 
 @pytest.fixture()
@@ -238,3 +238,28 @@ def test_a_call_that_stays_unreadable_is_not_the_answer(ws: Path) -> None:
     assert of(events, "run_finished")[0].outcome == "failed"
     assert any("again a call of read_file that cannot be read" in n.message
                for n in of(events, "notice"))
+
+
+def test_a_call_broken_by_an_unescaped_quote_is_read_as_the_call_it_means(tmp_path: Path
+                                                                          ) -> None:
+    """Seen on llama-server (classic ex-csv-split, ex-date-math): the model copied the
+    request, quotes and all, into write_file's instruction; the call is read with the quote
+    repaired, and the file is written."""
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    (folder / "csvline.py").write_text("def split_line(line, delimiter=','):\n"
+                                       "    raise NotImplementedError\n")
+    broken = ('```json\n{\n  "name": "write_file",\n  "arguments": {\n    "path": '
+              '"csvline.py",\n    "instruction": "Implement split_line(line, delimiter=",") '
+              'in csvline.py."\n  }\n}\n```')
+    written = "def split_line(line, delimiter=','):\n    return line.split(delimiter)\n"
+    events, model = run([{"text": broken},
+                         authored(written, "csvline.py"),
+                         {"text": "split_line is implemented in csvline.py."}],
+                        folder, request='Implement split_line(line, delimiter=",") in '
+                                        "csvline.py.", use_phase_task=False)
+    assert (folder / "csvline.py").read_text() == written
+    assert [t.tool for t in of(events, "task_finished")] == ["write_file"]
+    assert any("was not valid JSON (a quote left unescaped)" in n.message
+               for n in of(events, "notice"))
+    assert of(events, "summary")[0].final_summary == "split_line is implemented in csvline.py."

@@ -10,7 +10,8 @@ import pytest
 
 from core.llm.base import ModelError, Reply, ToolCall
 from core.llm.forcing import Forcing, stage_max_tokens
-from core.llm.text_calls import broken_call, calls_in_text, rejects_tools, stage_arguments
+from core.llm.text_calls import (broken_call, calls_in_text, rejects_tools, repaired_call,
+                                 stage_arguments)
 
 PARAMETERS = {"type": "object", "properties": {"goal": {"type": "string", "maxLength": 50}},
               "required": ["goal"]}
@@ -151,3 +152,26 @@ def test_a_call_written_as_json_that_cannot_be_read_is_told_apart() -> None:
     assert broken_call(valid, ["write_file"]) is None  # read as a call instead
     assert broken_call("I will use write_file now.", ["write_file"]) is None
     assert broken_call(unescaped + "\n" + valid, ["write_file"]) is None
+
+
+WRITE_TOOL = {"type": "function", "function": {"name": "write_file", "parameters": {
+    "type": "object", "properties": {"path": {"type": "string"}, "instruction": {"type": "string"}},
+    "required": ["path", "instruction"]}}}
+
+
+def test_a_call_broken_by_an_inner_quote_is_read_only_when_it_stays_a_call_of_that_tool(
+        ) -> None:
+    inner = ('```json\n{"name": "write_file", "arguments": {"path": "csvline.py", '
+             '"instruction": "split at delimiter=",") in csvline.py"}}\n```')
+    call = repaired_call(inner, [WRITE_TOOL], "c1")
+    assert call is not None and call.name == "write_file" and call.id == "c1"
+    assert json.loads(call.arguments)["path"] == "csvline.py"
+    many = ('{"name": "write_file", "arguments": {"path": "p.py", "instruction": "raise it '
+            'as in E(["too short", "no digit"]). Its message is \'weak: too short\'. Check: 1. '
+            '"too short" - fewer."}}')  # read with keys write_file does not take
+    assert broken_call(many, ["write_file"]) is not None and \
+        repaired_call(many, [WRITE_TOOL]) is None
+    no_path = '{"name": "write_file", "arguments": {"instruction": "a "b" c"}}'
+    assert repaired_call(no_path, [WRITE_TOOL]) is None  # a required parameter is missing
+    valid = '{"name": "write_file", "arguments": {"path": "a.py", "instruction": "x"}}'
+    assert repaired_call(valid, [WRITE_TOOL]) is None  # nothing to repair: read as it is
