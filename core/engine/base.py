@@ -35,7 +35,7 @@ from core.engine.execution.task_runner import TaskRunner
 from core.engine.requests import asks_for_changes, forbidden_changes, refusal
 from core.engine.stages.caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
-from core.engine.verification.claims import held_to
+from core.engine.verification.claims import held_to, held_to_changes
 from core.engine.verification.outcome import decide_outcome
 from core.engine.verification.renames import stated_renames
 from core.engine.verification.requested_files import files_to_write
@@ -357,11 +357,16 @@ class EngineBase:
         its verification state."""
         state = self.verification
         text, replaced = held_to(summary.final_summary, state)
-        highlights = [held_to(line, state)[0] for line in summary.highlights]
-        if replaced:
-            self.emit(Notice(level="warning", stage="summarizer", message=(
-                "The summary said tests or checks ran or passed, which the run does not show; "
-                "that sentence was replaced by what did run.")))
+        text, unmade = held_to_changes(text, state, self.tally.changes_requested)
+        asked = self.tally.changes_requested
+        highlights = [held_to_changes(held_to(line, state)[0], state, asked)[0]
+                      for line in summary.highlights]
+        for said, why in ((replaced, "tests or checks ran or passed"),
+                          (unmade, "the change was made, though no file changed")):
+            if said:
+                self.emit(Notice(level="warning", stage="summarizer", message=(
+                    f"The summary said {why}, which the run does not show; that sentence "
+                    "was replaced by what did happen.")))
         return dataclasses.replace(summary, final_summary=text, highlights=highlights,
                                    outcome=outcome, verification=state.state,  # type: ignore[arg-type]
                                    verification_line=state.line,

@@ -263,3 +263,22 @@ def test_a_call_broken_by_an_unescaped_quote_is_read_as_the_call_it_means(tmp_pa
     assert any("was not valid JSON (a quote left unescaped)" in n.message
                for n in of(events, "notice"))
     assert of(events, "summary")[0].final_summary == "split_line is implemented in csvline.py."
+
+
+def test_a_summary_that_speaks_of_a_change_no_file_shows_is_corrected(tmp_path: Path) -> None:
+    """Seen on llama-server (classic ex-password-check): nothing was written, and the summary
+    said "The implementation of check_password ... has been completed"."""
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("old\n")
+    answer = ("## Done\n\nThe notes have been updated.\n- notes.txt now has the new line.\n"
+              "- Nothing else was changed.")
+    events, _ = run([{"text": answer}, {"text": answer}],
+                    folder, request="Add the line 'new' to notes.txt.", use_phase_task=False)
+    final = of(events, "summary")[0]
+    assert final.final_summary == ("## Done\n\nNo file was changed: nothing the request asks "
+                                   "for was written.\n- Nothing else was changed.")
+    assert (folder / "notes.txt").read_text() == "old\n"
+    assert any("the change was made, though no file changed" in n.message
+               for n in of(events, "notice"))
+    assert of(events, "run_finished")[0].outcome == "failed"

@@ -8,7 +8,10 @@ same way. A sentence that vouches for the result without naming a check ("the co
 expected") claims as much as one that names it. A negation turns only what it stands just
 before ("no tests", "did not pass"), so "passed all the checks and did not change the input"
 still claims. A sentence that speaks of a file the request asks for as there ("totals.csv is
-written") while it does not exist is replaced by that fact. Other sentences are untouched.
+written") while it does not exist is replaced by that fact. When the request asks for
+changes and the run changed no file, a sentence that speaks of a change as made ("the
+function has been implemented", "it now returns None") is replaced the same way
+(``held_to_changes``). Other sentences are untouched.
 """
 
 from __future__ import annotations
@@ -32,6 +35,11 @@ NEAR = 3  # words before a subject or a verb that a negation among them turns
 PASSED = re.compile(r"\b(pass(?:es|ed|ing)?|succeed\w*|success\w*|green|verified|confirmed|"
                     r"work(?:s|ed|ing)?|all)\b", re.IGNORECASE)
 SENTENCE = re.compile(r"[^\n]*?(?:[.!?](?=\s)|\n|$)")
+CHANGED = re.compile(r"\b(?:implemented|completed|added|updated|changed|modified|written|wrote|"
+                     r"created|renamed|fixed|refactored|rewritten|rewrote|replaced|"
+                     r"now\s+(?:returns?|raises?|has|uses?|handles?|accepts?|supports?))\b",
+                     re.IGNORECASE)
+UNCHANGED = "No file was changed: nothing the request asks for was written."
 
 
 def claims(sentence: str) -> bool:
@@ -97,4 +105,28 @@ def held_to(text: str, state: VerificationState) -> tuple[str, bool]:
             replaced = True
             continue
         out.append(piece)
+    return ("".join(out).strip() if replaced else text), replaced
+
+
+def held_to_changes(text: str, state: VerificationState, asked: bool) -> tuple[str, bool]:
+    """``text`` with its sentences that speak of a change as made replaced by ``UNCHANGED``
+    (the first; the others dropped), when the request ``asked`` for changes and the run
+    changed no file; and whether anything was replaced."""
+    if not asked or state.changed or not CHANGED.search(text or ""):
+        return text, False
+    out: list[str] = []
+    dropped = False
+    for piece in filter(None, SENTENCE.findall(text)):
+        if dropped and piece == "\n":  # the line break of a dropped line
+            dropped = False
+        elif not any(not _negated(piece, match.start()) for match in CHANGED.finditer(piece)):
+            out.append(piece)
+            dropped = False
+        elif UNCHANGED in "".join(out):
+            dropped = True
+        else:
+            marker = re.match(r"\s*(?:(?:[-*+]|\d+[.)])\s+)?", piece)
+            out.append((marker.group(0) if marker else "") + UNCHANGED
+                       + ("\n" if piece.endswith("\n") else ""))
+    replaced = UNCHANGED in "".join(out)
     return ("".join(out).strip() if replaced else text), replaced

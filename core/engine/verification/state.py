@@ -82,6 +82,7 @@ class VerificationState:
     sentences: tuple[str, ...] = field(default_factory=tuple)
     missing: tuple[str, ...] = ()  # the files the request asks for that do not exist
     only_missing: bool = False  # failing only because of them (no other check fails)
+    changed: bool = True  # the run changed a file
 
     @property
     def checked(self) -> bool:
@@ -95,7 +96,7 @@ def verify(final: Mapping[str, str | None], checks: Iterable[Check],
     not count."""
     digests = {path: digest(text) for path, text in final.items()}
     if not digests:
-        return VerificationState(sentences=("The run changed no file.",))
+        return VerificationState(sentences=("The run changed no file.",), changed=False)
     current = [check for check in checks if check.current(digests)]
     failing = [check for check in current if check.failed]
     sentences = tuple(f"On the final files, {check.words()} ({check.by})." for check in current)

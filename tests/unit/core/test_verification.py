@@ -3,7 +3,7 @@ the person's words bear out (core/engine/verification)."""
 
 from __future__ import annotations
 
-from core.engine.verification.claims import claims, held_to
+from core.engine.verification.claims import claims, held_to, held_to_changes
 from core.engine.verification.requirements import grounded
 from core.engine.verification.state import Check, VerificationState, digest, verify
 
@@ -163,3 +163,18 @@ def test_a_replaced_line_keeps_its_line_break() -> None:
     assert replaced
     assert held == ("Changed the files.\n\nNo test or check ran on the final files, so this is "
                     "not verified.\n- config.py\n- the folder")
+
+
+def test_a_change_spoken_of_as_made_when_no_file_changed_is_replaced() -> None:
+    nothing = verify({}, [])
+    text = ("The run has ended. The implementation of check_password in password.py has "
+            "been completed.\n- It now returns None for a strong password.\n"
+            "- password.py was not written.")
+    held, replaced = held_to_changes(text, nothing, asked=True)
+    assert replaced and held == ("The run has ended. No file was changed: nothing the request "
+                                 "asks for was written.\n- password.py was not written.")
+    assert held_to_changes(text, nothing, asked=False) == (text, False)  # a question
+    changed = verify(FINAL, [])
+    assert held_to_changes(text, changed, asked=True) == (text, False)
+    denied = "password.py was not written. Nothing was changed."
+    assert held_to_changes(denied, nothing, asked=True) == (denied, False)
