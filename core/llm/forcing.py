@@ -183,8 +183,7 @@ class Forcing:
             calls = (repaired,) if repaired is not None else ()
             if repaired is not None:
                 self.notify("warning", f"The model's call of {repaired.name} was not valid "
-                                       "JSON (a quote left unescaped); it was read as the "
-                                       "call it is closest to.")
+                                       "JSON; it was repaired and read as that tool's call.")
         if not calls:
             return reply
         self._ids += 1

@@ -260,7 +260,7 @@ def test_a_call_broken_by_an_unescaped_quote_is_read_as_the_call_it_means(tmp_pa
                                         "csvline.py.", use_phase_task=False)
     assert (folder / "csvline.py").read_text() == written
     assert [t.tool for t in of(events, "task_finished")] == ["write_file"]
-    assert any("was not valid JSON (a quote left unescaped)" in n.message
+    assert any("call of write_file was not valid JSON; it was repaired" in n.message
                for n in of(events, "notice"))
     assert of(events, "summary")[0].final_summary == "split_line is implemented in csvline.py."
 
