@@ -163,7 +163,11 @@ def test_the_classic_loop_never_reports_a_broken_write_done(ws: Path) -> None:
     finished = [e for e in events if isinstance(e, TaskFinished)]
     assert finished[0].status == "failed" and "not valid Python" in finished[0].error
     assert (ws / "textutils.py").read_text() == STUB
-    assert [n.assist for n in events if n.kind == "notice"] == ["write_reminder"]
+    notices = [n for n in events if n.kind == "notice"]
+    assert [n.assist for n in notices] == ["write_reminder", ""]
+    assert "the change was made, though no file changed" in notices[1].message
+    assert events[-2].final_summary == ("No file was changed: nothing the request asks for "
+                                        "was written.")  # not "Done: slugify is implemented."
     assert events[-1].outcome == "failed" and model.remaining == 0
     assert kinds(events)[-2:] == ["summary", "run_finished"]
 
