@@ -116,6 +116,7 @@ class Tracker:
         """The request's examples on each changed Python file that defines what they call:
         the run already made on that text, else (``may_run``) one made now."""
         checks = []
+        named = named_functions(self.request) if self.examples else set()
         for path, text in final.items():
             stated = examples_for(text, self.examples) if text and is_python(path) else ()
             if not stated or text is None:
@@ -124,8 +125,8 @@ class Tracker:
             if ran is None and may_run:
                 ran = await run_examples(self.workspace, {}, path, stated, self.sandbox_mode)
             if ran is not None and ran.ran:
-                named = named_functions(self.request) & defined_functions(text)
-                unchecked = tuple(sorted(named - {example.name for example in stated}))
+                unchecked = tuple(sorted(named & defined_functions(text)
+                                         - {example.name for example in stated}))
                 checks.append(Check("examples", {path: digest(text)}, ran.passed, ran.failed,
                                     f"run by the engine on {path}", covers_all=False,
                                     unchecked=unchecked))
