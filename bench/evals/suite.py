@@ -1,27 +1,42 @@
-"""The evaluation tasks: each ``tasks/NAME/`` holds ``request.txt``, ``workspace/`` (copied for
-every run), ``check.py`` (exit 0 = done) and, for some, a hand-written solution: files in
-``solution/`` laid over the workspace and/or ``solution-summary.txt`` (for questions)."""
+"""The evaluation tasks: each ``tasks/NAME/`` holds ``request.txt`` (and the same request in
+other languages, ``request.LANG.txt``), ``workspace/`` (copied for every run), ``check.py``
+(exit 0 = done) and, for some, a hand-written solution: files in ``solution/`` laid over the
+workspace and/or ``solution-summary.txt`` (for questions)."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 TASKS_DIR = Path(__file__).resolve().parent / "tasks"
 CHECK_TIMEOUT_S = 180
+ENGLISH = "en"
+LANGS = (ENGLISH, "zh", "ja", "de", "fr", "es", "ru")  # en: request.txt; else request.LANG.txt
 
 
 @dataclass(frozen=True)
 class Task:
     name: str
     folder: Path
+    lang: str = ENGLISH  # which request file the runs are given
+
+    @property
+    def request_file(self) -> Path:
+        name = "request.txt" if self.lang == ENGLISH else f"request.{self.lang}.txt"
+        return self.folder / name
 
     @property
     def request(self) -> str:
-        return (self.folder / "request.txt").read_text(encoding="utf-8").strip()
+        """The request in the task's language; ``FileNotFoundError`` naming the file when that
+        language's request is missing."""
+        file = self.request_file
+        if not file.is_file():
+            raise FileNotFoundError(f"{self.name} has no request in {self.lang!r}: {file} is "
+                                    "missing")
+        return file.read_text(encoding="utf-8").strip()
 
     @property
     def workspace(self) -> Path:
@@ -64,16 +79,30 @@ def all_tasks() -> list[Task]:
             if (p / "check.py").is_file() and (p / "workspace").is_dir()]
 
 
-def select(names: list[str] | None) -> list[Task]:
-    """The named tasks in suite order (all when ``names`` is empty); ``ValueError`` naming any
-    unknown one."""
-    tasks = all_tasks()
+def select(names: list[str] | None, lang: str = ENGLISH) -> list[Task]:
+    """The named tasks in suite order (all when ``names`` is empty), their requests in ``lang``;
+    ``ValueError`` naming any unknown task, unknown language, or task without that language's
+    request file."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}")
+    chosen = [replace(task, lang=lang) for task in pick(all_tasks(), names)]
+    missing = [task.name for task in chosen if not task.request_file.is_file()]
+    if missing:
+        raise ValueError(f"no request.{lang}.txt in {len(missing)} task(s): "
+                         f"{', '.join(missing)}")
+    return chosen
+
+
+def pick(tasks: list[Task], names: list[str] | None) -> list[Task]:
+    """The named ones of ``tasks``, in their order (all when ``names`` is empty);
+    ``ValueError`` naming any unknown one."""
     if not names:
         return tasks
     known = {task.name: task for task in tasks}
     unknown = [name for name in names if name not in known]
     if unknown:
-        raise ValueError(f"unknown task(s): {', '.join(unknown)}; known: {', '.join(known)}")
+        shown = ", ".join(list(known)[:40]) + (", …" if len(known) > 40 else "")
+        raise ValueError(f"unknown task(s): {', '.join(unknown)}; known: {shown}")
     return [task for task in tasks if task.name in names]
 
 
