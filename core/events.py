@@ -21,7 +21,7 @@ RunStatus = Literal["completed", "budget_exhausted", "cancelled", "failed", "cla
 TaskStatus = Literal["pending", "running", "done", "failed", "blocked", "skipped"]
 NextAction = Literal["continue_phase", "end_phase", "retry_failed", "replan"]
 # What the run achieved ("" only in runs recorded before outcomes existed).
-RunOutcome = Literal["succeeded", "partial", "failed", ""]
+RunOutcome = Literal["succeeded", "unverified", "partial", "failed", ""]
 Verification = Literal["verified", "failing", "unverified", ""]
 
 
