@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.cli.exit_codes import USAGE_ERROR
-from core.cli.usage import PROG, TERMINAL_MODE_FLAGS, parser as usage_parser
+from core.cli.usage import PROG, TERMINAL_MODE_FLAGS, Parser, parser as usage_parser
+from core.cli.usage import unknown_flag_message
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
@@ -38,12 +39,13 @@ def _prepare_environment() -> None:
         os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     parser = usage_parser(
         prog=PROG, usage=WINDOW_USAGE,
         description="PhaseDesk: a desktop agent that works on a folder in phases. Without a "
         "mode flag it opens the window; the modes below run in the terminal.")
-    parser.add_argument("--verbose", action="store_true", help="log what the app does")
+    parser.add_argument("--verbose", action="store_true",
+                        help="log what the app does, with Qt's and Chromium's diagnostic lines")
     smoke = parser.add_argument_group("smoke run", "Run one request in the window, e.g. to "
                                       "check a packaged build.")
     smoke.add_argument("--run", metavar="REQUEST", help="submit this request once the page is up")
@@ -60,15 +62,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _refuse_unknown(parser: argparse.ArgumentParser, unknown: list[str]) -> None:
-    """Exit 2 naming the first argument the window does not take."""
+def _refuse_unknown(parser: Parser, unknown: list[str]) -> None:
+    """Exit 2 naming the first argument the window does not take (and the nearest flag of
+    the window's or a terminal mode's)."""
     if not unknown:
         return
     first = unknown[0]
     if first.split("=", 1)[0] in TERMINAL_ONLY:
         hint = f"{first} is a terminal mode's flag (see {PROG} --headless --help)"
     elif first.startswith("-"):
-        hint = f"unknown flag {first} (see {PROG} --help)"
+        hint = unknown_flag_message(first, [*parser.flags(), *TERMINAL_ONLY],
+                                    f"see {PROG} --help")
     else:
         hint = (f"unexpected argument {first!r}: the window takes a request with --run; in the "
                 f"terminal: {PROG} --headless --workspace DIR REQUEST")
@@ -86,15 +90,17 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         parser.error("--timeout must be positive")
 
 
-def _settings(args: argparse.Namespace) -> tuple[Settings, list[str]]:
-    """The saved settings (and the problems reading them), with ``--workspace`` applied."""
+def _settings(args: argparse.Namespace) -> tuple[Settings, str, list[str]]:
+    """The saved settings with ``--workspace`` applied, the saved workspace, and the problems
+    reading them."""
     from core import config
 
     settings, problems = config.load()
+    saved = settings.workspace
     if args.workspace:
         workspace = str(Path(args.workspace).expanduser().resolve())
         settings = dataclasses.replace(settings, workspace=workspace)
-    return settings, problems
+    return settings, saved, problems
 
 
 def _application() -> QApplication:
@@ -133,6 +139,9 @@ def main(argv: list[str]) -> int:
     _prepare_environment()
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from ui.quiet_start import start_quietly
+
+    start_quietly(args.verbose)
     import qasync
 
     from core.llm.scripted import ScriptError
@@ -147,13 +156,13 @@ def main(argv: list[str]) -> int:
         except ScriptError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return USAGE_ERROR
-    settings, problems = _settings(args)
+    settings, saved_workspace, problems = _settings(args)
     app = _application()
     collector = GuiThreadGc(app)
     collector.start()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = MainWindow(settings, factory, problems=problems)
+    window = MainWindow(settings, factory, problems=problems, saved_workspace=saved_workspace)
     if args.model_script:
         window.model_label = ("scripted", Path(args.model_script).name)
     window.show()

@@ -9,7 +9,7 @@ import os
 import sys
 
 from core import config
-from core.cli.usage import PROG, parser as usage_parser
+from core.cli.usage import PROG, Parser, parser as usage_parser
 from core.config import Settings
 from core.shapes.mcp_server import McpServer, merged
 from core.secrets import remember
@@ -23,7 +23,7 @@ DESCRIPTION = ("Run one PhaseDesk request in the terminal (--headless), or work 
 WORKSPACE_NOTE = " Required for a --headless run (--workspace . is the current folder)."
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     parser = usage_parser(prog=PROG, usage=USAGE, description=DESCRIPTION)
     parser.add_argument("request", nargs="?",
                         help="the request text, for a --headless run ('-' reads stdin)")
@@ -88,10 +88,12 @@ def _server_flag(text: str) -> McpServer:
 
 def check_mode(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Exit 2 (``parser.error``) when the flags do not make one mode: a request outside a
-    run, a run without ``--workspace``."""
+    run, a run without ``--workspace``, an empty RUN_ID."""
     other = next((name for name in ("list_runs", "export", "undo", "probe")
-                  if getattr(args, name)), None)
+                  if getattr(args, name) not in (None, False)), None)
     flag = f"--{(other or 'headless').replace('_', '-')}"
+    if other in ("export", "undo") and not getattr(args, other).strip():
+        parser.error(f"{flag} needs a RUN_ID: a run's id or the start of it (see --list-runs)")
     if other and args.request is not None:
         parser.error(f"{flag} takes no request ({args.request!r}); a request is for "
                      "--headless")

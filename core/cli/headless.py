@@ -2,8 +2,9 @@
 
 Flags (``core.cli.flags``) exist for every setting of ``core.config``; ``--model-script``
 replays a scripted model; ``--jsonl`` prints one event per line. The exit code says how the
-run ended (``core.cli.exit_codes``): 0 succeeded, 1 failed or partly done, 2 a usage error,
-130 stopped with Ctrl+C; every run that starts ends with a summary, a stopped one too.
+run ended (``core.cli.exit_codes``): 0 succeeded, 3 done but not verified, 1 failed or partly
+done, 2 a usage error, 130 stopped with Ctrl+C; every run that starts ends with a summary, a
+stopped one too.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def main(argv: list[str]) -> int:
         settings = resolve_settings(args)
     except ValueError as exc:
         parser.error(str(exc))
-    if args.list_runs or args.export or args.undo:
+    if args.list_runs or args.export is not None or args.undo is not None:
         from core.cli.history_commands import history_command
 
         return history_command(args)

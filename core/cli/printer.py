@@ -6,8 +6,10 @@ from typing import Callable
 
 from core import events as ev
 from core.engine.language import is_english
+from core.cli.terminal_text import terminal_text
 from core.shapes.phase import describe_quality
-from core.shapes.wording import SANDBOX_WORDS, ending_line, outcome_text
+from core.shapes.shown_text import shown_items, task_title, without_internal_names
+from core.shapes.wording import SANDBOX_WORDS, count, ending_line, priority_level
 
 ICONS = {"done": "✓", "failed": "✗", "blocked": "⏸", "skipped": "–", "running": "…"}
 
@@ -22,28 +24,43 @@ def _run_started(e: ev.RunStarted) -> str:
 
 def _analysed(e: ev.RequestAnalysed) -> str:
     language = "" if is_english(e.language) else f", {e.language}"
-    return f"🔍 goal: {e.core_goal} ({e.complexity}, ~{e.estimated_phases} phase(s){language})"
+    goal = without_internal_names(e.core_goal)
+    about = f"{e.complexity}, about {count(e.estimated_phases, 'phase')}{language}"
+    lines = [f"🔍 goal: {goal} ({about})" if goal else f"🔍 request analysed ({about})"]
+    lines += [f"   assumed (not asked for): {a}" for a in shown_items(e.assumptions)]
+    return "\n".join(lines)
 
 
 def _phases(e: ev.PhasesPlanned) -> str:
     names = "; ".join(f"{p['id']}. {p['name']}" for p in e.phases)
-    return f"📋 {len(e.phases)} phase(s): {names}"
+    return f"📋 {count(len(e.phases), 'phase')}: {names}"
 
 
 def _phase(e: ev.PhaseStarted) -> str:
-    return f"\n🎯 Phase {e.index}/{e.total}: {e.name} — {e.goal} (≤{e.max_rounds} rounds)"
+    return (f"\n🎯 Phase {e.index}/{e.total}: {e.name} — {e.goal} "
+            f"(≤{count(e.max_rounds, 'round')})")
+
+
+def shown_title(task: dict) -> str:
+    """A planned task's title in words, its argument in backticks (``task_title``)."""
+    words, code = task_title(str(task.get("title", "")), str(task.get("tool", "")),
+                             task.get("arguments"))
+    return f"{words} `{code}`" if code else words
 
 
 def _planned(e: ev.TasksPlanned) -> str:
-    lines = [f"  Round {e.round}/{e.max_rounds} · {e.mode}: {len(e.tasks)} task(s)"]
+    lines = [f"  Round {e.round} (at most {e.max_rounds}) · {e.mode}: "
+             f"{count(len(e.tasks), 'task')}"]
     for t in e.tasks:
         deps = f" after {t['dependencies']}" if t["dependencies"] else ""
-        lines.append(f"    [{t['id']}] {t['title']} · {t['tool']} · p{t['priority']}{deps}")
+        lines.append(f"    [{t['id']}] {shown_title(t)} · {t['tool']} · "
+                     f"{priority_level(t.get('priority'))[0]}{deps}")
     return "\n".join(lines)
 
 
 def _finished(e: ev.TaskFinished) -> str:
-    tail = f" — {e.error[:160]}" if e.error else ""
+    error = e.error[:400].rstrip()
+    tail = (" — " + error.replace("\n", "\n      ")) if error else ""
     how = f" · {SANDBOX_WORDS[e.sandbox]}" if e.sandbox in SANDBOX_WORDS else ""
     return (f"    {ICONS.get(e.status, '?')} task {e.task_id} {e.status} ({e.elapsed_s:.2f}s)"
             f"{how}{tail}")
@@ -51,10 +68,11 @@ def _finished(e: ev.TaskFinished) -> str:
 
 def _judged(e: ev.Judged) -> str:
     flag = " (degraded)" if e.degraded else ""
-    quality = describe_quality(e.quality_average, e.tasks_scored, e.tasks_total)
+    quality = ("not scored" if e.tasks_scored == 0 else
+               describe_quality(e.quality_average, e.tasks_scored, e.tasks_total))
     return (f"  ⚖️  judge{flag}: completion {_pct(e.completion_rate)}, success "
-            f"{_pct(e.success_rate)}, quality {quality} → {e.next_action}"
-            f"\n     {e.user_summary}")
+            f"{_pct(e.success_rate)}, quality {quality} → {e.next_action.replace('_', ' ')}"
+            f"\n     {_indented(terminal_text(e.user_summary), 5)}")
 
 
 def _thought(e: ev.Thought) -> str:
@@ -63,14 +81,15 @@ def _thought(e: ev.Thought) -> str:
 
 
 def _phase_done(e: ev.PhaseFinished) -> str:
-    return f"  ■ phase {e.phase_id} {e.status}: {e.tasks_done}/{e.tasks_total} tasks, {e.rounds} round(s)"
+    return (f"  ■ phase {e.phase_id} {e.status}: {e.tasks_done}/{count(e.tasks_total, 'task')}"
+            f" done, {count(e.rounds, 'round')}")
+
+
+def _indented(text: str, spaces: int) -> str:
+    return text.replace("\n", "\n" + " " * spaces)
 
 
 REQUIREMENT_MARKS = {"done": "✓", "failed": "✗", "not_attempted": "–"}
-
-
-def outcome_words(outcome: str) -> str:
-    return outcome_text(outcome) or outcome or "outcome unknown"
 
 
 def requirement_lines(requirements: list[dict], note: str = "") -> list[str]:
@@ -87,10 +106,14 @@ def requirement_lines(requirements: list[dict], note: str = "") -> list[str]:
 
 
 def _summary(e: ev.Summary) -> str:
-    lines = [f"\n📝 {outcome_words(e.outcome)} · Summary ({e.generated_by}) · phases "
-             f"{e.phases_completed} · tasks {e.total_tasks_executed} · rounds {e.total_rounds}"
-             f" · quality {describe_quality(e.quality_average, e.tasks_scored)}"
-             + (f" ({e.quality_assessment})" if e.quality_assessment else ""), e.final_summary]
+    author = "by the model" if e.generated_by == "model" else "composed without the model"
+    quality = (f" · quality {describe_quality(e.quality_average, e.tasks_scored)}"
+               if e.tasks_scored else "")
+    assessed = (f" ({e.quality_assessment})"
+                if e.quality_assessment and e.generated_by == "model" else "")
+    lines = [f"\n📝 Summary ({author}) · {count(e.phases_completed, 'phase')} done · "
+             f"{count(e.total_tasks_executed, 'task')} · {count(e.total_rounds, 'round')}"
+             f"{quality}{assessed}", terminal_text(e.final_summary)]
     lines += [f"  ★ {h}" for h in e.highlights]
     lines += requirement_lines(e.requirements, e.requirements_note)
     lines += [f"  Assumed (not asked for, not counted): {a}" for a in e.assumptions]
@@ -100,10 +123,9 @@ def _summary(e: ev.Summary) -> str:
 
 
 def _run_finished(e: ev.RunFinished) -> str:
-    return (f"■ {ending_line(e.outcome, e.verification, e.verification_line)} "
-            f"({e.status.replace('_', ' ')}) · {e.llm_calls} LLM "
-            f"calls · {e.prompt_tokens} prompt + {e.completion_tokens} completion tokens · "
-            f"{e.elapsed_s:.1f}s")
+    return (f"■ {ending_line(e.outcome, e.verification, e.verification_line, e.status)} · "
+            f"{count(e.llm_calls, 'LLM call')} · {e.prompt_tokens} prompt + "
+            f"{e.completion_tokens} completion tokens · {e.elapsed_s:.1f}s")
 
 
 def _file_changed(e: ev.FileChanged) -> str:

@@ -6,7 +6,10 @@ without a display."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import textwrap
+from collections.abc import Iterable, Sequence
+from typing import Any, NoReturn
 
 from core import __version__
 from core.cli.exit_codes import describe_exit_codes
@@ -57,13 +60,50 @@ def epilog() -> str:
     return "\n".join([*lines, "", *notes, "", describe_exit_codes()])
 
 
-def parser(*, prog: str, usage: str | None, description: str) -> argparse.ArgumentParser:
+def nearest_flag(flag: str, known: Iterable[str]) -> str:
+    """The known flag closest to a mistyped ``flag`` ("--headles" → "--headless"); "" when
+    none is close."""
+    name = flag.split("=", 1)[0]
+    found = difflib.get_close_matches(name, [k for k in known if k.startswith("--")], n=1,
+                                      cutoff=0.6)
+    return found[0] if found else ""
+
+
+def unknown_flag_message(flag: str, known: Iterable[str], help_hint: str) -> str:
+    """"unknown flag --headles (did you mean --headless?)", else the hint where to look."""
+    nearest = nearest_flag(flag, known)
+    return f"unknown flag {flag} " + (f"(did you mean {nearest}?)" if nearest else
+                                      f"({help_hint})")
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose error for an unknown flag names the nearest known one."""
+
+    def flags(self) -> list[str]:
+        """Every option string this parser takes."""
+        return [flag for action in self._actions for flag in action.option_strings]
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: Any = None) -> argparse.Namespace:
+        parsed, unknown = self.parse_known_args(args, namespace)
+        if unknown:
+            self.refuse_unknown(unknown)
+        return parsed
+
+    def refuse_unknown(self, unknown: list[str]) -> NoReturn:
+        """Exit 2 naming the first argument that is not this parser's, and the nearest flag."""
+        first = unknown[0]
+        if first.startswith("-"):
+            self.error(unknown_flag_message(first, self.flags(), f"see {self.prog} --help"))
+        self.error(f"unexpected argument {first!r}")
+
+
+def parser(*, prog: str, usage: str | None, description: str) -> Parser:
     """A parser with the shared epilog and ``--version``; no abbreviated flags (``--exp``
     is an unknown flag, never ``--export``)."""
-    made = argparse.ArgumentParser(prog=prog, usage=usage,
-                                   description=textwrap.fill(description, WIDTH),
-                                   epilog=epilog(), allow_abbrev=False,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    made = Parser(prog=prog, usage=usage, description=textwrap.fill(description, WIDTH),
+                  epilog=epilog(), allow_abbrev=False,
+                  formatter_class=argparse.RawDescriptionHelpFormatter)
     made.add_argument("--version", action="version", version=version_text(),
                       help="print the version and exit")
     return made

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from core.cli.exit_codes import run_exit_code
+from core.shapes.wording import outcome_chip
 from core.store.history import Store
 from tests.faults.headless_proc import Headless, command_script
 from tests.support.fake_openai import refused_url
@@ -72,7 +74,8 @@ def test_help_lists_every_mode_and_the_exit_codes(isolated_home: Path) -> None:
         assert [line.split()[1] for line in modes[1:]] == list(MODES)
         codes = done.stdout.split("\nexit codes:\n")[1]
         assert [line.split()[0] for line in codes.splitlines() if line[2].isdigit()] == [
-            "0", "1", "2", "130"]
+            "0", "1", "2", "3", "130"]
+        assert "accepts 0 and 3" in " ".join(codes.split())
     assert "--run REQUEST" in window.stdout and "--screenshot PNG" in window.stdout
     flat = " ".join(terminal.stdout.split())
     assert "--headless needs" not in flat and "Required for a --headless run" in flat
@@ -112,20 +115,23 @@ def test_a_run_whose_endpoint_is_down_exits_1(tmp_path: Path, isolated_home: Pat
     assert last["kind"] == "run_finished" and last["outcome"] == "failed"
 
 
-def test_a_succeeded_run_exits_0_and_its_short_id_exports_it(tmp_path: Path,
-                                                             isolated_home: Path) -> None:
+def test_a_finished_run_exits_by_its_outcome_and_its_short_id_exports_it(
+        tmp_path: Path, isolated_home: Path) -> None:
     done = main_qt(isolated_home, "--headless", "--workspace", str(demo_workspace(tmp_path)),
                    "--model-script", str(DEMO), REQUEST)
-    assert done.returncode == 0, errors(done)
     short = re.search(r"^▶ run ([0-9a-f]{8}) ", done.stdout, re.M)
-    assert short is not None and "\n📝 ✓ succeeded · Summary (model)" in done.stdout
-    assert done.stdout.splitlines()[-1].startswith("■ Done · not verified (completed) · ")
+    assert short is not None and "\n📝 Summary (by the model) · " in done.stdout
     exported = main_qt(isolated_home, "--export", short[1], "--format", "json")
     assert exported.returncode == 0, errors(exported)
-    assert json.loads(exported.stdout)["run"]["id"].startswith(short[1])
+    run = json.loads(exported.stdout)["run"]
+    assert run["id"].startswith(short[1])
+    assert done.returncode == run_exit_code(run["status"], run["outcome"]), errors(done)
+    chip = outcome_chip(run["outcome"], run["verification"], run["verification_line"])
+    assert done.stdout.splitlines()[-1].startswith(f"■ {chip} · 10 LLM calls · ")
     markdown = main_qt(isolated_home, f"--export={short[1].upper()}", "--format", "md")
-    assert markdown.returncode == 0 and "- **Outcome:** ✅ succeeded" in markdown.stdout
-    assert "- **Verified:** not verified" in markdown.stdout
+    emoji = outcome_chip(run["outcome"], run["verification"], run["verification_line"],
+                         emoji=True)
+    assert markdown.returncode == 0 and f"- **Outcome:** {emoji}\n" in markdown.stdout
     unknown = main_qt(isolated_home, "--export", "ffffffff0")
     assert unknown.returncode == 2
     assert "no recorded run has an id starting with 'ffffffff0'" in errors(unknown)

@@ -12,7 +12,8 @@ import shiboken6
 
 from core.events import EVENT_TYPES, PROGRESS_TYPES
 from core.tools.checkpoint import UndoReport
-from core.shapes.wording import OUTCOME_WORDING, outcome_text
+from core.shapes.wording import (ENDING_WORDS, OUTCOME_WORDING, PRIORITY_LEVELS, STAGE_LABELS,
+                                 outcome_chip, outcome_text, priority_label)
 from ui.bridge import Bridge
 from ui.page_messages import (PAGE_MESSAGE_TYPES, UiClear, UiContext, UiMessage, UiState,
                               UiSubmitted, UiUndo, to_dict)
@@ -91,11 +92,28 @@ def test_a_bridge_whose_window_closed_drops_what_a_run_still_sends() -> None:
     assert not shiboken6.isValid(bridge)
 
 
-def test_the_page_words_outcomes_as_the_python_table_does() -> None:
-    table = js_object((WEB / "summary.js").read_text(encoding="utf-8"), "OUTCOMES")
-    page = {key: text for key, text in re.findall(r'(\w+): \["[\w-]+", "([^"]+)"\]', table)}
-    assert page == {outcome: f"{w.emoji} {w.words[0].upper()}{w.words[1:]}"
-                    for outcome, w in OUTCOME_WORDING.items()}
-    assert outcome_text("partial") == "◐ partly done"
-    assert outcome_text("failed", emoji=True) == "❌ failed"
+def test_the_page_words_outcomes_endings_priorities_and_stages_as_the_python_tables_do(
+        ) -> None:
+    summary = (WEB / "summary.js").read_text(encoding="utf-8")
+    outcomes = re.findall(r'(\w+): \["([\w-]+)", "([^"]+)", "([^"]+)"\]',
+                          js_object(summary, "OUTCOMES"))
+    assert {key: (badge, emoji, label) for key, badge, emoji, label in outcomes} == {
+        outcome: (w.badge, w.emoji, w.label) for outcome, w in OUTCOME_WORDING.items()}
+    endings = dict(re.findall(r'(\w+): "([^"]+)"', js_object(summary, "ENDINGS")))
+    assert endings == ENDING_WORDS
+    stages = dict(re.findall(r'(\w+): "([^"]+)"',
+                             js_object((WEB / "stage.js").read_text(encoding="utf-8"), "LABELS")))
+    assert stages == STAGE_LABELS
+    cards = (WEB / "cards.js").read_text(encoding="utf-8")
+    levels = re.search(r"const PRIORITY_LEVELS = (\[.*?\]);\n", cards)
+    assert levels and json.loads(levels.group(1)) == [
+        [low, f"{name} · {word}"] for low, name, word in PRIORITY_LEVELS]
+    assert outcome_text("partial") == "◐ Partly done"
+    assert outcome_text("failed", emoji=True) == "❌ Failed"
     assert outcome_text("") == outcome_text("unheard of") == ""
+    assert outcome_chip("unverified", "unverified", "not verified") == "○ Done · not verified"
+    assert outcome_chip("succeeded", "verified", "12 tests pass", emoji=True) == \
+        "✅ Succeeded · 12 tests pass"
+    assert outcome_chip("failed", "unverified", "not verified") == "✗ Failed"
+    assert [priority_label(v) for v in (10, 8, 5, 1, "x")] == [
+        "P1 · highest", "P2 · high", "P3 · normal", "P4 · low", "P3 · normal"]
