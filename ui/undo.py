@@ -12,13 +12,15 @@ Every request is answered with one ``UiUndo`` message for that run's card, whose
 was undone; ``message`` says why) or ``cancelled`` (the person said no); an answer for one
 file carries its ``path`` (and ``run_undone`` when it was the run's last changed file).
 Replaying a conversation sends ``undone`` for a run whose checkpoint records that it was
-undone, and for each file undone alone.
+undone, and for each file undone alone. A run whose changes are all undone is recorded so in
+the history (``record_undo``), as ``--undo`` records it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
@@ -55,11 +57,14 @@ def _done_text(report: UndoReport) -> str:
 class Undo(QObject):
     """Answers the page's undo requests; owns the undo task while one is going."""
 
-    def __init__(self, window: QWidget, bridge: Bridge, controller: RunController) -> None:
+    def __init__(self, window: QWidget, bridge: Bridge, controller: RunController,
+                 record_undo: Callable[[str], None] | None = None) -> None:
+        """``record_undo(run_id)`` records in the history that a run's changes were undone."""
         super().__init__(window)
         self._window = window
         self._bridge = bridge
         self._controller = controller
+        self._record_undo = record_undo
         self._task: asyncio.Task[None] | None = None
         bridge.undo_requested.connect(self.ask)
         bridge.file_undo_requested.connect(self.ask_file)
@@ -110,6 +115,7 @@ class Undo(QObject):
             return
         log.info("undo of run %s: %s", run_id, report.describe())
         if report.ok:
+            self._recorded(run_id)
             self._bridge.send(UiUndo.answer(run_id, "done", redact(_done_text(report)), report))
         else:
             self._bridge.send(UiUndo.answer(run_id, "refused", redact(report.message)))
@@ -125,8 +131,20 @@ class Undo(QObject):
         log.info("undo of %s of run %s: %s", path, run_id, report.describe())
         status: UndoStatus = "done" if report.ok else "refused"
         message = report.message[:1].upper() + report.message[1:] + "."
+        run_undone = report.ok and was_undone(run_id)
+        if run_undone:
+            self._recorded(run_id)
         self._bridge.send(UiUndo.answer(run_id, status, redact(message), report, path=path,
-                                        run_undone=report.ok and was_undone(run_id)))
+                                        run_undone=run_undone))
+
+    def _recorded(self, run_id: str) -> None:
+        """Record the undo of the whole run in the history (a run it lacks is logged)."""
+        if self._record_undo is None:
+            return
+        try:
+            self._record_undo(run_id)
+        except KeyError as exc:
+            log.warning("undo of run %s not recorded: %s", run_id, exc)
 
     def abort(self) -> None:
         """The window is closing: stop waiting for the undo (its thread finishes the files)."""

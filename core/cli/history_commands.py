@@ -1,7 +1,9 @@
 """The history side of the terminal: listing, exporting and undoing recorded runs.
 
 Every command that takes a run id takes any start of it that names one run (as git takes
-a commit's); an unknown or ambiguous one is a usage error that lists what matched.
+a commit's); an unknown or ambiguous one is a usage error that lists what matched. The list
+is in time order, newest first, with each run's one outcome word and a mark on runs whose
+changes were undone (``--undo`` records the undo in the history).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def history_command(args: argparse.Namespace) -> int:
             return USAGE_ERROR
         if args.export:
             return _export(store, run_id, args.format)
-        return _undo(run_id)
+        return _undo(store, run_id)
     finally:
         store.close()
 
@@ -56,14 +58,19 @@ def run_id_error(exc: RunIdError) -> str:
     return "\n".join(lines)
 
 
+def outcome_word(run: Mapping[str, Any]) -> str:
+    """The run's one word: its outcome (succeeded, unverified, partial, failed), else how it
+    ended for a run without one (running, interrupted, a run recorded before outcomes)."""
+    return str(run["outcome"] or run["status"]).replace("_", " ")
+
+
 def _list(store: Store) -> int:
-    print(f"{'run id':36}  {'outcome':9}  {'started':16}  {'status':20}  {'engine':7}  calls  "
+    print(f"{'run id':36}  {'outcome':12}  {'changes':7}  {'started':16}  {'engine':7}  calls  "
           "request")
-    for conversation in store.list_conversations():
-        for run in store.runs(conversation["id"]):
-            print(f"{run['id']:36}  {run['outcome'] or '—':9}  {_started(run):16}  "
-                  f"{run['status']:20}  {run['engine']:7}  "
-                  f"{run['llm_calls']:5}  {_request(run)}")
+    for run in store.all_runs():
+        undone = "undone" if run["undone_at"] is not None else ""
+        print(f"{run['id']:36}  {outcome_word(run):12}  {undone:7}  {_started(run):16}  "
+              f"{run['engine']:7}  {run['llm_calls']:5}  {_request(run)}")
     return SUCCEEDED
 
 
@@ -74,7 +81,7 @@ def _export(store: Store, run_id: str, fmt: str) -> int:
     return SUCCEEDED
 
 
-def _undo(run_id: str) -> int:
+def _undo(store: Store, run_id: str) -> int:
     from core.tools.undo import undo_run
 
     try:
@@ -83,4 +90,7 @@ def _undo(run_id: str) -> int:
         print(f"error: run {run_id} has no recorded file changes", file=sys.stderr)
         return USAGE_ERROR
     print(report.describe() if hasattr(report, "describe") else report)
-    return SUCCEEDED if getattr(report, "ok", True) else FAILED
+    if not getattr(report, "ok", True):
+        return FAILED
+    store.record_undo(run_id)
+    return SUCCEEDED

@@ -15,7 +15,8 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from core import secrets
-from core.shapes.wording import SANDBOX_WORDS, outcome_text, verification_text
+from core.shapes.shown_text import shown_items, task_title, without_internal_names
+from core.shapes.wording import SANDBOX_WORDS, ending_words, outcome_chip
 from core.shapes.phase import describe_quality
 from core.store.changes import markdown_lines, net_changes
 from core.store.history import RunInfo, Store, public_settings
@@ -135,7 +136,7 @@ class _Report:
             for task in event["tasks"]:
                 entry.tasks[task.get("id", len(entry.tasks) + 1)] = {
                     "title": task.get("title", ""), "tool": task.get("tool", ""),
-                    "status": "pending", "error": ""}
+                    "arguments": task.get("arguments"), "status": "pending", "error": ""}
             self.phase(event["phase_id"]).rounds.append(entry)
         elif kind in ("task_started", "task_finished"):
             entry = self.phase(event["phase_id"]).round(event.get("round", 0))
@@ -163,24 +164,26 @@ def export_markdown(store: Store, run_id: str) -> str:
     for event in events:
         report.add(event)
     lines = [f"# {_title(store, info) or 'PhaseDesk run'}", "",
-             f"- **Outcome:** {_outcome(info['outcome'])}",
-             f"- **Verified:** {verification_text(info['verification'], info['verification_line']) or 'not recorded'}",
+             f"- **Outcome:** {_outcome(info)}",
+             *([f"- **Ended:** {ending}"] if (ending := _ending(info)) else []),
              f"- **Run:** `{info['id']}`",
-             f"- **Status:** {info['status']}",
              f"- **Engine:** {info['engine']} · **Model:** {info['provider']} / {info['model']}",
              f"- **Started:** {_when(info['started_at'])} · **Finished:** "
              f"{_when(info['finished_at'])}",
              f"- **LLM calls:** {info['llm_calls']} · **Tokens:** {info['prompt_tokens']} prompt"
              f" / {info['completion_tokens']} completion",
-             f"- **Files changed:** {info['changed_files']}", "", "## Request", ""]
+             f"- **Files changed:** {info['changed_files']}",
+             *([f"- **Changes undone:** {_when(info['undone_at'])}"]
+               if info.get("undone_at") is not None else []), "", "## Request", ""]
     lines += [f"> {line}" for line in info["request"].splitlines() or [""]]
     if report.analysis:
-        lines += ["", "## Analysis", "", f"**Goal:** {_line(report.analysis['core_goal'])}", ""]
+        goal = without_internal_names(report.analysis["core_goal"])
+        lines += ["", "## Analysis", ""] + ([f"**Goal:** {_line(goal)}", ""] if goal else [])
         if report.analysis.get("language"):
             lines += [f"**Language:** {_line(report.analysis['language'])}", ""]
         lines += [f"- {_line(item)}" for item in report.analysis["requirements"]]
         lines += [f"- *Assumed, not asked for:* {_line(item)}"
-                  for item in report.analysis.get("assumptions", [])]
+                  for item in shown_items(report.analysis.get("assumptions", []))]
     if report.questions:
         lines += ["", "## Questions for you", ""]
         lines += [f"{n}. {_line(q)}" for n, q in enumerate(report.questions, 1)]
@@ -216,7 +219,7 @@ def _phase_lines(phase: _Phase) -> list[str]:
             lines += [f"*{_line(entry.reasoning)}*", ""]
         if entry.tasks:
             lines += ["| Task | Tool | Status | Error |", "|---|---|---|---|"]
-            lines += [f"| {task_id}. {_cell(t['title'])} | `{_cell(t.get('tool', ''))}`"
+            lines += [f"| {task_id}. {_cell(_task_title(t))} | `{_cell(t.get('tool', ''))}`"
                       f"{_sandbox(t.get('sandbox', ''))} | "
                       f"{_cell(t.get('status', ''))} | {_cell(t['error'])} |"
                       for task_id, t in entry.tasks.items()]
@@ -247,7 +250,9 @@ def _judge_lines(judged: dict[str, Any]) -> list[str]:
         score = verdict.get("quality_score", verdict.get("quality"))
         reason = next((verdict[k] for k in ("reason", "comment", "feedback", "issue")
                        if verdict.get(k)), "")
-        lines.append(f"- Task {verdict.get('task_id', '?')}: {verdict.get('status', '?')}"
+        actual = verdict.get("actual")
+        status = actual if actual in ("failed", "blocked") else verdict.get("status", "?")
+        lines.append(f"- Task {verdict.get('task_id', '?')}: {status}"
                      + (f", quality {score}" if score is not None else ", not scored")
                      + (f" — {_line(str(reason))}" if reason else ""))
     return lines + ([""] if judged["verdicts"] else [])
@@ -264,10 +269,10 @@ def _summary_lines(summary: dict[str, Any] | None, status: str) -> list[str]:
     if summary.get("tasks_scored"):
         lines += [f"**Average quality:** "
                   f"{describe_quality(summary['quality_average'], summary['tasks_scored'])}", ""]
-    if summary["quality_assessment"]:
+    if summary["quality_assessment"] and summary["generated_by"] == "model":
         lines += [f"**Quality:** {_line(summary['quality_assessment'])}", ""]
     author = "the model" if summary["generated_by"] == "model" else "PhaseDesk (fallback)"
-    lines.append(f"*{_count(summary['phases_completed'], 'phase')} · "
+    lines.append(f"*{_count(summary['phases_completed'], 'phase')} done · "
                  f"{_count(summary['total_tasks_executed'], 'task')} · "
                  f"{_count(summary['total_rounds'], 'round')} · written by {author}*")
     return lines
@@ -276,8 +281,21 @@ def _summary_lines(summary: dict[str, Any] | None, status: str) -> list[str]:
 REQUIREMENT_BOXES = {"done": "[x]", "failed": "[ ] ✗", "not_attempted": "[ ] –"}
 
 
-def _outcome(outcome: str) -> str:
-    return outcome_text(outcome, emoji=True) or outcome or "not recorded"
+def _outcome(info: RunInfo) -> str:
+    """The run's one verdict ("✅ Succeeded · 12 tests pass"), else its status."""
+    return outcome_chip(info["outcome"], info["verification"], info["verification_line"],
+                        emoji=True) or f"not recorded (run status: {info['status']})"
+
+
+def _ending(info: RunInfo) -> str:
+    """How the run ended, when that adds to its outcome ("stopped by you")."""
+    return ending_words(info["status"], info["outcome"]) if info["outcome"] else ""
+
+
+def _task_title(task: dict[str, Any]) -> str:
+    words, code = task_title(str(task.get("title", "")), str(task.get("tool", "")),
+                             task.get("arguments"))
+    return f"{words} `{code}`" if code else words
 
 
 def _requirement_lines(requirements: list[dict[str, Any]], note: str) -> list[str]:

@@ -51,6 +51,7 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ("ALTER TABLE runs ADD COLUMN outcome TEXT NOT NULL DEFAULT ''",),
     ("ALTER TABLE runs ADD COLUMN verification TEXT NOT NULL DEFAULT ''",
      "ALTER TABLE runs ADD COLUMN verification_line TEXT NOT NULL DEFAULT ''"),
+    ("ALTER TABLE runs ADD COLUMN undone_at REAL",),
 ]
 
 
@@ -83,6 +84,7 @@ class RunInfo(TypedDict):
     outcome: str
     verification: str  # verified | failing | unverified ("" before it was recorded)
     verification_line: str  # "12 tests pass", "not verified"
+    undone_at: float | None  # when the person undid the run's file changes (None: never)
 
 
 def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -255,6 +257,16 @@ class Store:
     def runs(self, conversation_id: int) -> list[RunInfo]:
         """The conversation's runs, oldest first."""
         return self._runs("conversation_id = ? ORDER BY started_at, rowid", conversation_id)
+
+    def all_runs(self) -> list[RunInfo]:
+        """Every run of every conversation, newest first."""
+        return [_run_info(row) for row in self._rows(
+            "SELECT * FROM runs ORDER BY started_at DESC, rowid DESC")]
+
+    def record_undo(self, run_id: str) -> None:
+        """Record that the run's file changes were undone (all of them, now)."""
+        self._change_one("UPDATE runs SET undone_at = ? WHERE id = ?", (time.time(), run_id),
+                         f"no run {run_id}")
 
     def run(self, run_id: str) -> RunInfo | None:
         found = self._runs("id = ?", run_id)

@@ -66,7 +66,7 @@ def test_markdown_shows_request_phases_tasks_verdicts_and_summary(
 
     assert text.startswith("# Notes | report\n")
     for expected in (
-        "- **Status:** completed",
+        "- **Outcome:** not recorded (run status: completed)",
         "> Summarise my notes into report.md",
         "**Goal:** Summarise the notes",
         "1. Which notes?",
@@ -89,7 +89,7 @@ def test_markdown_shows_request_phases_tasks_verdicts_and_summary(
         "- warning (judge_tasks): The judge failed; retrying once",
         "## Summary\n\nYour notes are summarised in **report.md**.",
         "- report.md created",
-        "*2 phases · 3 tasks · 3 rounds · written by the model*",
+        "*2 phases done · 3 tasks · 3 rounds · written by the model*",
     ):
         assert expected in text, expected
     assert text.index("### Explore") < text.index("### Write") < text.index("## Summary")
