@@ -79,11 +79,10 @@ def task_title(title: str, tool: str, arguments: Any) -> tuple[str, str]:
         return title, ""
     words, name = action
     value = arguments.get(name) if isinstance(arguments, dict) else None
+    if tool == "list_files" and value in (None, "", ".", "./"):
+        return "List the workspace's files", ""
     if not isinstance(value, str) or not value:
-        rest = title[len(tool):].strip()
-        if not rest and title and tool == "list_files":
-            return "List the workspace's files", ""
-        return (words, rest) if rest else (title and words, "")
+        return title and words, ""
     if tool == "search_code":
         value = unescaped_pattern(value)
     return words, " ".join(value.split())[:200]
