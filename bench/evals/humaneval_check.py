@@ -1,5 +1,6 @@
 """The hidden check of one HumanEval task, copied as ``check.py`` into every generated task
-folder beside ``problem.json`` (its entry point) and ``test.py`` (the problem's ``test`` code).
+folder beside ``problem.json`` (its entry point and limits) and ``test.py`` (the problem's
+``test`` code).
 
 ``check.py WORKSPACE SUMMARY_FILE`` copies ``WORKSPACE/ENTRY_POINT.py`` into a temporary folder
 outside the workspace beside the test code, and runs ``check(ENTRY_POINT)`` there in a child
@@ -23,8 +24,8 @@ import tempfile
 import traceback
 from pathlib import Path
 
-TIME_LIMIT_S = 15
-MEMORY_LIMIT = 2 << 30  # bytes of address space (RLIMIT_AS)
+TIME_LIMIT_S = 15  # the defaults of problem.json's time_limit_s and memory_limit_gib
+MEMORY_LIMIT_GIB = 2  # of address space (RLIMIT_AS)
 SHOWN = 200  # characters of a failing line or error shown
 TEST_FILE = "humaneval_test.py"
 PASSED = "PASS"
@@ -32,7 +33,10 @@ PASSED = "PASS"
 
 def run_check(workspace: Path, here: Path) -> str:
     """``""`` when the check passes on ``workspace``, else why it did not."""
-    entry = json.loads((here / "problem.json").read_text(encoding="utf-8"))["entry_point"]
+    problem = json.loads((here / "problem.json").read_text(encoding="utf-8"))
+    entry = problem["entry_point"]
+    seconds = float(problem.get("time_limit_s", TIME_LIMIT_S))
+    memory = str(problem.get("memory_limit_gib", MEMORY_LIMIT_GIB))
     module = workspace / f"{entry}.py"
     if not module.is_file():
         return f"{entry}.py does not exist"
@@ -45,15 +49,15 @@ def run_check(workspace: Path, here: Path) -> str:
         with output.open("wb") as sink:
             child = subprocess.Popen(
                 [sys.executable, "-I", str(Path(__file__).resolve()), "--child", str(folder),
-                 entry, token], cwd=folder, stdin=subprocess.DEVNULL, stdout=sink,
+                 entry, token, memory], cwd=folder, stdin=subprocess.DEVNULL, stdout=sink,
                 stderr=subprocess.STDOUT, start_new_session=True)
             try:
-                code = child.wait(timeout=TIME_LIMIT_S)
+                code = child.wait(timeout=seconds)
             except subprocess.TimeoutExpired:
                 with contextlib.suppress(ProcessLookupError):  # it may have just ended
                     os.killpg(child.pid, signal.SIGKILL)
                 child.wait()
-                return f"check({entry}) took longer than {TIME_LIMIT_S} s"
+                return f"check({entry}) took longer than {seconds:g} s"
         last = _last_line(output)
     if code == 0 and last == f"{PASSED} {token}":
         return ""
@@ -71,12 +75,13 @@ def _last_line(output: Path) -> str:
     return lines[-1].strip()[:SHOWN * 2] if lines else ""
 
 
-def run_child(folder: Path, entry: str, token: str) -> int:
+def run_child(folder: Path, entry: str, token: str, memory_gib: float) -> int:
     """In the child: the memory limit set, the module imported, the test run on it; the last
-    line printed says how it went."""
+    line printed says how it went (``PASS TOKEN`` when the test passed)."""
     import resource
 
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    limit = int(memory_gib * (1 << 30))
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     spec = importlib.util.spec_from_file_location(entry, folder / f"{entry}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -84,7 +89,7 @@ def run_child(folder: Path, entry: str, token: str) -> int:
     try:
         spec.loader.exec_module(module)
     except BaseException as exc:  # noqa: BLE001  (whatever the module does, it fails the check)
-        print(f"\n{entry}.py does not import: {_describe(exc)}", flush=True)
+        print(f"\n{entry}.py does not import: {_describe(exc, memory_gib)}", flush=True)
         return 1
     function = getattr(module, entry, None)
     if not callable(function):
@@ -98,26 +103,27 @@ def run_child(folder: Path, entry: str, token: str) -> int:
         exec(compile(test_source, str(test_file), "exec"), namespace)  # noqa: S102  (the test)
         namespace["check"](function)
     except BaseException as exc:  # noqa: BLE001
-        print(f"\n{_failure(entry, exc, test_file, test_source)}", flush=True)
+        print(f"\n{_failure(entry, exc, test_file, test_source, memory_gib)}", flush=True)
         return 1
     print(f"\n{PASSED} {token}", flush=True)
     return 0
 
 
-def _failure(entry: str, exc: BaseException, test_file: Path, test_source: str) -> str:
+def _failure(entry: str, exc: BaseException, test_file: Path, test_source: str,
+             memory_gib: float) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     in_test = [f for f in frames if f.filename == str(test_file) and f.lineno]
     if isinstance(exc, AssertionError) and in_test and frames[-1] is in_test[-1]:
         number = in_test[-1].lineno or 0
         line = test_source.splitlines()[number - 1].strip()
         return f"check({entry}) failed at line {number} of the test: {line[:SHOWN]}"
-    return f"check({entry}) raised {_describe(exc)}"
+    return f"check({entry}) raised {_describe(exc, memory_gib)}"
 
 
-def _describe(exc: BaseException) -> str:
+def _describe(exc: BaseException, memory_gib: float) -> str:
     text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     if isinstance(exc, MemoryError):
-        text += f" (the limit is {MEMORY_LIMIT >> 30} GiB)"
+        text += f" (the limit is {memory_gib:g} GiB)"
     where = [f for f in traceback.extract_tb(exc.__traceback__)
              if Path(f.filename).name != Path(__file__).name]
     if where and not isinstance(exc, SyntaxError):  # a SyntaxError names its line itself
@@ -126,8 +132,8 @@ def _describe(exc: BaseException) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 4 and argv[0] == "--child":
-        return run_child(Path(argv[1]), argv[2], argv[3])
+    if len(argv) == 5 and argv[0] == "--child":
+        return run_child(Path(argv[1]), argv[2], argv[3], float(argv[4]))
     if len(argv) != 2:
         print("usage: check.py WORKSPACE SUMMARY_FILE", file=sys.stderr)
         return 2

@@ -183,18 +183,10 @@ async def run_suite(tasks: list[Task], engines: list[str], model: ModelChoice, o
         await models.aclose()
 
 
-def main(argv: list[str]) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    model = model_choice(args, parser)
-    names = [name.strip() for name in args.tasks.split(",") if name.strip()]
-    try:
-        tasks = select_tasks(args.task_set, names, args.lang, args.sample, args.seed)
-    except ValueError as exc:
-        parser.error(str(exc))
-    engines = list(CHOICES[args.engine])
-    out = (args.out or ROOT / "artifacts" / "evals" / time.strftime("%Y%m%d-%H%M%S")).resolve()
-    out.mkdir(parents=True, exist_ok=True)
+def engine_flags(args: argparse.Namespace, parser: argparse.ArgumentParser
+                 ) -> tuple[list[str], str]:
+    """The flags the engines' headless runs get beside the model's, and the label their rows
+    carry (``--label``, else ``k=K`` for ``--candidates K`` and ``no-NAME`` for ``--without``)."""
     extra = ["--max-iterations", str(args.max_iterations)] if args.max_iterations else []
     extra += shlex.split(args.flags)
     unknown = [name for name in args.without if name not in ASSIST_NAMES]
@@ -210,6 +202,22 @@ def main(argv: list[str]) -> int:
     label = args.label or ",".join(
         ([f"k={args.candidates}"] if args.candidates is not None else [])
         + (["no-" + "+".join(args.without)] if args.without else []))
+    return extra, label
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    model = model_choice(args, parser)
+    names = [name.strip() for name in args.tasks.split(",") if name.strip()]
+    try:
+        tasks = select_tasks(args.task_set, names, args.lang, args.sample, args.seed)
+    except ValueError as exc:
+        parser.error(str(exc))
+    extra, label = engine_flags(args, parser)
+    engines = list(CHOICES[args.engine])
+    out = (args.out or ROOT / "artifacts" / "evals" / time.strftime("%Y%m%d-%H%M%S")).resolve()
+    out.mkdir(parents=True, exist_ok=True)
     group = Group(args.task_set, args.lang, args.runtime or model.runtime)
     sample = {"n": args.sample, "seed": args.seed} if args.sample is not None else None
     labelled = [f"{e}/{label}" if label and e != ONESHOT else e for e in engines]
