@@ -26,8 +26,10 @@ POLL_MS = 250
 SETTLE_MS = 400
 SUMMARY_SHOWN = ("document.querySelector('.message-summarizer') !== null && "
                  "document.querySelector('.run-footer') !== null")
-RUN_STATUS = ("(document.querySelector('.run-footer .chip:last-of-type .chip-value') || {})"
-              ".textContent")
+RUN_STATUS = ("(() => { const run = document.querySelector('.run:last-of-type');"
+              " const chip = run && run.querySelector('.run-footer .outcome');"
+              " return (run ? run.dataset.status : '') + (chip ? ' · ' + chip.textContent : '');"
+              " })()")
 TO_BOTTOM = "(() => { const t = document.getElementById('timeline'); t.scrollTop = t.scrollHeight;" \
             " return 1; })()"
 
