@@ -27,6 +27,7 @@ from markdown.preprocessors import Preprocessor
 from pygments.formatters import HtmlFormatter
 from pygments.token import STANDARD_TYPES
 
+from core.shapes.shown_text import shown_items, task_title, without_internal_names
 from ui.diff_html import diff_fields, diff_to_html
 
 MAX_SOURCE_CHARS = 200_000
@@ -138,13 +139,35 @@ def _with_html(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _shown_words(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with model text as a person is shown it (``core.shapes.shown_text``): an
+    analysis's goal and assumptions without engine identifiers (an empty goal: the page
+    shows the request), a summary's assumptions likewise, each planned task's
+    ``shown_title`` as [words, code]."""
+    kind = data.get("kind")
+    if kind == "summary" and isinstance(data.get("assumptions"), list):
+        data["assumptions"] = shown_items(data["assumptions"])
+    elif kind == "request_analysed":
+        data["core_goal"] = without_internal_names(str(data.get("core_goal", "")))
+        for name in ("assumptions", "constraints"):
+            if isinstance(data.get(name), list):
+                data[name] = shown_items(data[name])
+    elif kind == "tasks_planned" and isinstance(data.get("tasks"), list):
+        data["tasks"] = [
+            {**t, "shown_title": list(task_title(str(t.get("title", "")), str(t.get("tool", "")),
+                                                 t.get("arguments")))}
+            if isinstance(t, dict) else t for t in data["tasks"]]
+    return data
+
+
 async def page_message(event: dict[str, Any]) -> dict[str, Any]:
     """The event dict (``core.events.to_dict`` shape) as the page takes it.
 
-    Omitted fields are dropped; Markdown fields and diffs get their HTML rendered off the UI
-    thread.
+    Omitted fields are dropped; model text is cleaned of engine identifiers; Markdown fields
+    and diffs get their HTML rendered off the UI thread.
     """
     data = {k: v for k, v in event.items() if k not in PAGE_OMITS.get(event.get("kind", ""), ())}
+    data = _shown_words(data)
     if data.get("kind") in MARKDOWN_FIELDS or data.get("kind") in ("file_changed",
                                                                    "approval_requested"):
         data = await asyncio.to_thread(_with_html, data)

@@ -116,7 +116,8 @@ def _summary(e: ev.Summary) -> str:
              f"{quality}{assessed}", terminal_text(e.final_summary)]
     lines += [f"  ★ {h}" for h in e.highlights]
     lines += requirement_lines(e.requirements, e.requirements_note)
-    lines += [f"  Assumed (not asked for, not counted): {a}" for a in e.assumptions]
+    lines += [f"  Assumed (not asked for, not counted): {a}"
+              for a in shown_items(e.assumptions)]
     if e.verification:
         lines.append("  Checked: " + (" ".join(e.verification_sentences) or "nothing"))
     return "\n".join(lines)

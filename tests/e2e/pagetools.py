@@ -113,3 +113,12 @@ def heard_requests(window: MainWindow) -> list[str]:
     for name in REQUESTS:
         getattr(window.bridge, name).connect(lambda *_, name=name: heard.append(name))
     return heard
+
+
+def chip_of(finished: Any) -> str:
+    """The outcome chip the page shows for a run whose ``RunFinished`` is ``finished``, in the
+    words of ``core.shapes.wording`` (the one table)."""
+    from core.shapes.wording import outcome_chip
+
+    return outcome_chip(finished.outcome, finished.verification, finished.verification_line,
+                        emoji=True)

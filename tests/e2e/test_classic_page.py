@@ -43,7 +43,8 @@ def test_the_draft_round_of_the_classic_loop_is_shown_and_the_rename_is_done(
         "💡 The draft is the floor: the files it gives that the request names, which the "
         "answer left unwritten."]
     assert any("write main.py" in text for text in texts(qtbot, window, ".task"))
-    assert texts(qtbot, window, ".run-footer > *")[:2] == ["✅ Succeeded", "🧪 not verified"]
+    chip = texts(qtbot, window, ".run-footer > *")[0]
+    assert chip in ("✅ Succeeded · not verified", "⚪ Done · not verified")
     window.resize(1200, 1100)
     js(qtbot, window, "document.querySelector('.phase').scrollIntoView(), true")
     settle(qtbot, window, top=None)
@@ -64,7 +65,7 @@ def test_a_requested_file_missing_at_the_end_is_on_the_summary_panel(
     wait_js(qtbot, window, FINISHED)
     assert not (workspace / "totals.csv").exists()
     assert texts(qtbot, window, ".summarizer-header .badge") == [
-        "◐ Partly done", "🧪 1 of 1 requested file is missing"]
+        "◐ Partly done · 1 of 1 requested file is missing"]
     assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
         "On the final files, 1 of 1 requested file is missing (totals.csv does not exist)."]
     assert "totals.csv does not exist: the run did not write it." in texts(

@@ -65,8 +65,9 @@ def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: Wi
 
     again = make_window(ScriptedFactory())
     assert again.sidebar.conversations.count() == 1
-    assert again.sidebar.conversations.item(0).text().startswith(
-        "Move the server to port 8080\n✓ succeeded · 1 run")
+    assert again.sidebar.conversations.item(0).text().startswith(tuple(
+        f"Move the server to port 8080\n{outcome} · 1 run"
+        for outcome in ("✓ Succeeded", "○ Done · not verified")))
     open_conversation(qtbot, again, 0)
     wait_js(qtbot, again, FINISHED)
     js(qtbot, again, "(() => { document.querySelector('.calls-toggle').click(); return 1; })()")
@@ -97,7 +98,8 @@ def test_follow_up_in_the_conversation_sends_memory_not_raw_text(
         assert conversation["title"] == "pls bump that port thing, marker-raw-7731"
         assert [r["status"] for r in store.runs(conversation["id"])] == ["completed"] * 2
     entry = window.sidebar.conversations.item(0).text()
-    assert entry.split("\n")[1].startswith("✓ succeeded · 2 runs")
+    assert entry.split("\n")[1].startswith(("✓ Succeeded · 2 runs",
+                                             "○ Done · not verified · 2 runs"))
     assert texts(qtbot, window, ".bubble") == ["pls bump that port thing, marker-raw-7731",
                                                "now document it"]
 

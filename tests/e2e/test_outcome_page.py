@@ -11,7 +11,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
-from tests.e2e.pagetools import count, js, settle, submit, texts, wait_js
+from core.shapes.wording import outcome_text
+from tests.e2e.pagetools import chip_of, count, js, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory
 from tests.support.script import analysis, authored, judge, phases, plan, summary, task
 
@@ -53,9 +54,11 @@ def test_the_outcome_leads_the_summary_footer_and_history_list(
     wait_js(qtbot, window, FINISHED)
 
     assert (workspace / "config.py").read_text() == "PORT = 8080\n"
+    finished = factory.last.of("run_finished")[0]
+    chip = chip_of(finished)
     header = texts(qtbot, window, ".summarizer-header > *")
-    # "completed" adds nothing to the outcome; the verification chip says nothing checked it
-    assert header == ["📝", "Summary", "✅ Succeeded", "🧪 not verified"]
+    # one chip: the outcome with what checked it; "completed" adds nothing to it
+    assert header == ["📝", "Summary", chip] and chip.endswith(" · not verified")
     assert texts(qtbot, window, ".summarizer-requirements .requirement-text") == [HOSTILE]
     assert js(qtbot, window, "Array.from(document.querySelectorAll('.requirement'))"
                              ".map(r => r.dataset.status)") == ["done"]
@@ -65,8 +68,9 @@ def test_the_outcome_leads_the_summary_footer_and_history_list(
     assert texts(qtbot, window, ".summarizer-checked .assumption") == ["Keep DEBUG as it is"]
     assert count(qtbot, window, ".message-summarizer img, .summarizer-requirements b") == 0
     assert js(qtbot, window, "document.title") != "owned"
-    assert texts(qtbot, window, ".run-footer > *")[:2] == ["✅ Succeeded", "🧪 not verified"]
-    assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith("✓ succeeded")
+    assert texts(qtbot, window, ".run-footer > *")[:2] == [chip, "LLM calls3"]
+    assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith(
+        outcome_text(finished.outcome))
     assert [c.stage for c in factory.last.of("llm_call")] == [
         "request_analyser", "author", "summarizer"]  # the draft's write: no plan, no judge
 
@@ -74,11 +78,11 @@ def test_the_outcome_leads_the_summary_footer_and_history_list(
     submit(qtbot, window, "Fix the parser")
     wait_js(qtbot, window, FINISHED)
     assert texts(qtbot, window, ".summarizer-header .outcome") == ["❌ Failed"]
-    assert texts(qtbot, window, ".summarizer-header .badge") == ["❌ Failed", "🧪 not verified"]
+    assert texts(qtbot, window, ".summarizer-header .badge") == ["❌ Failed"]
     assert js(qtbot, window, "Array.from(document.querySelectorAll('.requirement'))"
                              ".map(r => r.dataset.status)") == ["failed"]
     assert js(qtbot, window, "document.querySelector('.run').dataset.outcome") == "failed"
-    assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith("✗ failed")
+    assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith("✗ Failed")
 
 
 def test_a_replayed_run_shows_the_same_outcome_and_checklist(
@@ -115,9 +119,9 @@ def test_the_requests_own_examples_verify_the_run_on_the_page(
     wait_js(qtbot, window, FINISHED)
     assert (workspace / "leap.py").read_text() == LEAP
     assert texts(qtbot, window, ".summarizer-header .badge") == [
-        "✅ Succeeded", "🧪 2 checks of the request's examples pass"]
-    assert texts(qtbot, window, ".run-footer > *")[:2] == [
-        "✅ Succeeded", "🧪 2 checks of the request's examples pass"]
+        "✅ Succeeded · 2 checks of the request's examples pass"]
+    assert texts(qtbot, window, ".run-footer > *")[:1] == [
+        "✅ Succeeded · 2 checks of the request's examples pass"]
     wait_js(qtbot, window, "document.body.dataset.state === 'idle'")  # Stop hidden again
     qtbot.wait(800)  # the page's last frame reaches the widget
     ARTIFACTS.mkdir(exist_ok=True)
@@ -189,9 +193,9 @@ def test_a_draft_that_passes_is_round_one_with_the_draft_badge(
         "Decided from the facts: leap.py written; 2 checks of the request's examples pass."]
     assert count(qtbot, window, ".message-summarizer") == 1
     assert texts(qtbot, window, ".summarizer-header .badge") == [
-        "✅ Succeeded", "🧪 2 checks of the request's examples pass"]
-    assert texts(qtbot, window, ".run-footer > *")[:2] == [
-        "✅ Succeeded", "🧪 2 checks of the request's examples pass"]
+        "✅ Succeeded · 2 checks of the request's examples pass"]
+    assert texts(qtbot, window, ".run-footer > *")[:1] == [
+        "✅ Succeeded · 2 checks of the request's examples pass"]
     window.resize(1200, 1100)
     js(qtbot, window, "document.querySelector('.phase').scrollIntoView(), true")
     settle(qtbot, window, top=None)  # the page's last frame reaches the widget
@@ -219,11 +223,11 @@ def test_a_draft_and_its_repair_failing_the_examples_end_the_phase_on_the_facts(
         "Decided from the facts: leap.py written; 1 of 2 checks of the request's examples "
         "fails. The draft and its repair both fail it; no further round is run on a guess."]
     assert [e.status for e in factory.last.of("phase_finished")] == ["incomplete"]
-    failing = "🧪 1 of 2 checks of the request's examples fails"
-    assert texts(qtbot, window, ".summarizer-header .badge") == ["◐ Partly done", failing]
-    assert js(qtbot, window, "document.querySelector('.summarizer-header .verification')"
+    failing = "◐ Partly done · 1 of 2 checks of the request's examples fails"
+    assert texts(qtbot, window, ".summarizer-header .badge") == [failing]
+    assert js(qtbot, window, "document.querySelector('.summarizer-header .outcome')"
                              ".dataset.verification") == "failing"
-    assert texts(qtbot, window, ".run-footer > *")[:2] == ["◐ Partly done", failing]
+    assert texts(qtbot, window, ".run-footer > *")[:1] == [failing]
     assert js(qtbot, window, "document.querySelector('.run').dataset.outcome") == "partial"
     assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
         "On the final files, 1 of 2 checks of the request's examples fails (run by the engine "

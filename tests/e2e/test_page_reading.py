@@ -1,5 +1,5 @@
 """What a newcomer reads on the page: priorities as priorities, approvals where they happened
-(live and replayed), the judge's line once, one outcome chip beside the verification chip,
+(live and replayed), the judge's line once, one outcome chip that says what checked the run,
 evidence under a label."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
-from tests.e2e.pagetools import click, count, js, run_dom, run_text, settle, submit, texts, wait_js
+from tests.e2e.pagetools import (chip_of, click, count, js, run_dom, run_text, settle, submit,
+                                  texts, wait_js)
 from tests.e2e.scripted_runs import ScriptedFactory
 from tests.e2e.windowtools import open_conversation
 from tests.support.script import analysis, judge, phases, plan, summary, task
@@ -56,10 +57,11 @@ def test_task_priority_reads_as_a_priority_and_the_judge_line_shows_once(
     assert count(qtbot, window, ".judge .judge-summary") == 1
     assert count(qtbot, window, ".phase-summary") == 0
 
-    # One outcome chip, no "completed" beside it; the verification chip says what checked it.
-    assert texts(qtbot, window, ".summarizer-header .badge") == ["✅ Succeeded",
-                                                                "🧪 not verified"]
-    assert texts(qtbot, window, ".summarizer-header .outcome") == ["✅ Succeeded"]
+    # One outcome chip that says what checked it, no "completed" beside it.
+    chip = chip_of(factory.last.of("run_finished")[0])
+    assert texts(qtbot, window, ".summarizer-header .badge") == [chip]
+    assert texts(qtbot, window, ".summarizer-header .outcome") == [chip]
+    assert count(qtbot, window, ".run-ending") == 0
     js(qtbot, window, "(() => { document.querySelector('.plan').scrollIntoView({block: 'start'});"
                       " document.getElementById('timeline').scrollTop -= 150; return 1; })()")
     settle(qtbot, window, ms=400, top=None)
@@ -76,9 +78,10 @@ def test_a_run_that_ran_out_of_budget_says_so_beside_its_outcome(
     submit(qtbot, window, "Look at the config")
     wait_js(qtbot, window, FINISHED)
     assert factory.last.of("run_finished")[0].status == "budget_exhausted"
-    badges = texts(qtbot, window, ".summarizer-header .badge")
-    assert badges[1:] == ["⏳ Budget used up", "🧪 not verified"]
-    assert js(qtbot, window, "document.querySelector('.summarizer-header .outcome') !== null")
+    chip = chip_of(factory.last.of("run_finished")[0])
+    assert texts(qtbot, window, ".summarizer-header .badge") == [chip]
+    assert texts(qtbot, window, ".summarizer-header .run-ending") == ["budget spent"]
+    assert texts(qtbot, window, ".run-footer .run-ending") == ["budget spent"]
 
 
 def _approved_command() -> list[dict]:

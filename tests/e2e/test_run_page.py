@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from core import config
 from tests.e2e.conftest import WindowMaker
-from tests.e2e.pagetools import count, js, settle, submit, texts, wait_js
+from tests.e2e.pagetools import chip_of, count, js, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory, port_move_replies, two_phase_replies
 from tests.support.script import analysis, judge, phases, plan, summary, task
 
@@ -69,7 +69,8 @@ def test_two_phase_run_renders_cards_judges_and_one_summary(
     footer = texts(qtbot, window, ".run-footer .chip-value")
     assert footer[:3] == [f"{done.llm_calls:,}", f"{done.prompt_tokens:,}",
                           f"{done.completion_tokens:,}"]
-    assert footer[-1] == "completed"
+    assert texts(qtbot, window, ".run-footer .outcome") == [chip_of(done)]  # one verdict
+    assert count(qtbot, window, ".run-footer .run-ending") == 0  # "completed" adds nothing
     assert js(qtbot, window, "document.getElementById('stop').hidden") is True
     assert window.sidebar.conversations.count() == 1
 
@@ -114,11 +115,17 @@ def test_stop_during_a_round_shows_stopping_then_the_summary(qtbot: QtBot,
 
 def test_second_submit_while_running_is_refused_visibly(qtbot: QtBot,
                                                        make_window: WindowMaker) -> None:
-    factory = ScriptedFactory(two_phase_replies(delay_judge_s=30))
+    factory = ScriptedFactory(port_move_replies(delay_judge_s=30))
     window = make_window(factory)
     submit(qtbot, window, "first")
     wait_js(qtbot, window, "document.querySelectorAll('.task').length >= 3")
-    submit(qtbot, window, "second")
+    assert js(qtbot, window, "document.getElementById('send').disabled") is True
+    submit(qtbot, window, "second")  # the disabled button does nothing
+    window.send_input()  # Run → Send (Ctrl+Enter): the page says why it waits
+    note = wait_js(qtbot, window, "document.getElementById('input-note').textContent")
+    assert note.startswith("A run is working: send your next request when its summary")
+    assert js(qtbot, window, "document.getElementById('input').value") == "second"
+    assert window.submit("second") is False  # the window refuses too, visibly
     message = wait_js(qtbot, window, "(document.querySelector('.ui-message') || {}).textContent")
     assert "already going" in message
     assert len(factory.engines) == 1 and texts(qtbot, window, ".bubble") == ["first"]

@@ -36,7 +36,8 @@ def test_a_run_no_check_covered_says_not_verified_with_its_assumptions(
     submit(qtbot, window, ASK)
     wait_js(qtbot, window, FINISHED)
     assert (workspace / "config.py").read_text() == "PORT = 8080\n"
-    assert texts(qtbot, window, ".summarizer-header .verification") == ["🧪 not verified"]
+    [chip] = texts(qtbot, window, ".summarizer-header .outcome")
+    assert chip.endswith(" · not verified")
     content = texts(qtbot, window, ".summarizer-content")[0]
     assert "I tested it" not in content
     assert "No test or check ran on the final files, so this is not verified." in content
@@ -48,7 +49,7 @@ def test_a_run_no_check_covered_says_not_verified_with_its_assumptions(
     assert evidence.startswith("config.py written by task 1 in round 1")
     judge_card = texts(qtbot, window, ".judge.by-engine .judge-by-engine")
     assert judge_card == ["decided from the facts, no model call"]
-    assert texts(qtbot, window, ".run-footer .verification") == ["🧪 not verified"]
+    assert texts(qtbot, window, ".run-footer .outcome") == [chip]
     js(qtbot, window, "document.querySelector('.message-summarizer').scrollIntoView()")
     ARTIFACTS.mkdir(exist_ok=True)
     assert window.grab().save(str(ARTIFACTS / "window-not-verified.png"))
@@ -61,8 +62,9 @@ def test_tests_the_engine_ran_show_on_the_summary(
     window = make_window(ScriptedFactory(_port_run(), think_stage="never"))
     submit(qtbot, window, ASK)
     wait_js(qtbot, window, FINISHED, timeout=60000)
-    assert texts(qtbot, window, ".summarizer-header .verification") == ["🧪 1 test passes"]
-    assert js(qtbot, window, "document.querySelector('.summarizer-header .verification')"
+    assert texts(qtbot, window, ".summarizer-header .outcome") == [
+        "✅ Succeeded · 1 test passes"]
+    assert js(qtbot, window, "document.querySelector('.summarizer-header .outcome')"
                              ".dataset.verification") == "verified"
     assert "On the final files, 1 test passes" in texts(qtbot, window, ".checked-text")[0]
 
@@ -104,7 +106,7 @@ def test_a_fault_read_from_the_final_file_is_on_the_summary_panel(
     submit(qtbot, window, "Implement Inventory in inventory.py; items() lists the stock.")
     wait_js(qtbot, window, FINISHED)
     assert texts(qtbot, window, ".summarizer-header .badge") == [
-        "◐ Partly done", "🧪 1 fault in the code"]
+        "◐ Partly done · 1 fault in the code"]
     assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
         "On the final files, 1 fault in the code (read by the engine in inventory.py: line 3: "
         "self.items = {} hides the method Inventory.items() of line 5)."]

@@ -18,6 +18,7 @@
   let stick = true;
   let state = "idle";
   let sent = null;  // the input's text while the window has not answered it
+  const BUSY_NOTE = "A run is working: send your next request when its summary is shown, or press Stop first.";
 
   PD.timeline = () => timeline;
   PD.onApplied = null;
@@ -144,6 +145,8 @@
     stop.textContent = state === "stopping" ? "Skip model summary" : "Stop";
     stop.title = state === "stopping" ? "Compose the summary without the model, now" : "Stop the run (Esc)";
     status.textContent = { running: "Working…", stopping: "Stopping…" }[state] || "";
+    send.disabled = state !== "idle";
+    send.title = state === "idle" ? "Send the request (Ctrl+Enter)" : BUSY_NOTE;
     if (state === "stopping") PD.renderStopping();
   }
 
@@ -187,8 +190,13 @@
     inputNote.hidden = !text;
   };
 
-  /** Send the input; it stays in the box until the window says its run started. */
+  /** Send the input; it stays in the box until the window says its run started. While a run
+      works nothing is sent (Send is disabled) and the text stays in the box. */
   function submitInput() {
+    if (state !== "idle") {
+      PD.inputNote(BUSY_NOTE);
+      return;
+    }
     const text = input.value.trim();
     if (!text) {
       PD.inputNote("Nothing was sent: the request is empty. Describe what you want done, then press Send.");

@@ -10,6 +10,8 @@
     blocked: ["⊘", "Blocked"],
     skipped: ["↷", "Skipped"],
     interrupted: ["⏸", "Interrupted"],
+    stopped: ["⏹", "Stopped"],
+    not_run: ["–", "Not run"],
   };
   const MAX_DETAIL = 4000;
   /** How a shell command ran (TaskFinished.sandbox): label, style, what it means. */
@@ -22,7 +24,9 @@
       "outside the workspace and use the network."],
   };
   /** The plan's priority (1–10, 10 the most important; tasks that can run at the same time
-      start in priority order) as a few levels a person reads: [lowest number, label]. */
+      start in priority order) as four levels: [lowest value, label]. The page's copy of
+      core/shapes/wording.py's PRIORITY_LEVELS; tests/unit/ui/test_page_messages.py keeps
+      them equal. */
   const PRIORITY_LEVELS = [[9, "P1 · highest"], [7, "P2 · high"], [4, "P3 · normal"], [1, "P4 · low"]];
   const running = new Set();
   let ticker = 0;
@@ -71,6 +75,15 @@
     return block;
   }
 
+  /** The task's title as words, its argument as code (``shown_title`` from ui/render.py:
+      [words, code]); the model's title as text where it has none. */
+  function titleOf(task) {
+    const shown = PD.arr(task.shown_title).map(PD.str);
+    const title = PD.el("span", "task-title", shown[0] || PD.str(task.title) || PD.str(task.tool) || "Task");
+    if (shown[1]) PD.add(title, " ", PD.el("code", "task-arg", shown[1]));
+    return title;
+  }
+
   /** Build one card from an untrusted task dict. */
   function makeCard(task, phaseId, round) {
     const id = PD.num(task.id, 0);
@@ -78,8 +91,7 @@
     const head = PD.el("div", "task-head");
     const pill = PD.el("span", "task-pill");
     const time = PD.el("span", "task-time");
-    PD.add(head, PD.el("span", "task-num", "Task " + id),
-      PD.el("span", "task-title", PD.str(task.title) || PD.str(task.tool) || "Task"), time, pill);
+    PD.add(head, PD.el("span", "task-num", "Task " + id), titleOf(task), time, pill);
     const meta = PD.el("div", "task-meta");
     const tool = PD.str(task.tool);
     const server = PD.mcpServerOfTool(tool);
@@ -136,7 +148,8 @@
     const plan = PD.el("div", "plan");
     plan.dataset.round = String(round);
     const head = PD.el("div", "plan-head");
-    PD.add(head, PD.el("span", "plan-title", "📋 Round " + round + " of " + PD.num(ev.max_rounds)),
+    const most = PD.num(ev.max_rounds) ? " (at most " + PD.num(ev.max_rounds) + ")" : "";
+    PD.add(head, PD.el("span", "plan-title", "📋 Round " + round + most),
       PD.el("span", "plan-count", tasks.length + (tasks.length === 1 ? " task" : " tasks")));
     const mode = PD.str(ev.mode);
     if (mode && mode !== "plan") PD.add(head, PD.el("span", "badge badge-mode", mode));
@@ -212,10 +225,15 @@
     return card ? card.el.querySelector(".task-title").textContent : "";
   };
 
-  /** Cards of a run that was cut off while they were pending or running. */
-  PD.interruptTasks = function (run) {
+  /** Cards of a run that ended while they were pending or running: interrupted (the app
+      stopped mid-run), else stopped (running) or not run (pending). */
+  PD.interruptTasks = function (run, status) {
     for (const card of run.tasks.values()) {
-      if (card.status === "pending" || card.status === "running") setStatus(card, "interrupted");
+      if (card.status !== "pending" && card.status !== "running") continue;
+      const final = status === "interrupted" ? "interrupted" : card.status === "running" ? "stopped" : "not_run";
+      setStatus(card, final);
+      const phase = run.phases.get(card.phaseId);
+      if (phase) phase.taskStatus.set(card.id, final);
     }
   };
 

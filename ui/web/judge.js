@@ -32,11 +32,21 @@
       PD.num(ev.quality_average).toFixed(1));
   }
 
+  /** The verdict's status, where the task's own result wins: a task that failed or was
+      blocked is never shown ✅ whatever the judge said (``said``: the judge's word then). */
+  function verdictStatus(verdict) {
+    const given = PD.str(verdict.status) || "done";
+    const actual = PD.str(verdict.actual);
+    const said = PD.str(verdict.judge_said) || given;
+    if ((actual === "failed" || actual === "blocked") && said !== actual) return [actual, said];
+    return [given, ""];
+  }
+
   function verdictItem(run, phaseId, verdict) {
-    const status = PD.str(verdict.status) || "done";
+    const [status, said] = verdictStatus(verdict);
     const item = PD.el("li", "verdict verdict-" + (VERDICT_ICONS[status] ? status : "other"));
     const taskId = PD.num(verdict.task_id);
-    const title = PD.str(verdict.title) || PD.taskTitle(run, phaseId, taskId);
+    const title = PD.taskTitle(run, phaseId, taskId) || PD.str(verdict.title);
     const head = PD.el("div", "verdict-head");
     PD.add(head, PD.el("span", "verdict-icon", VERDICT_ICONS[status] || "•"),
       PD.el("span", "verdict-task", "Task " + taskId + (title ? " · " + title : "")));
@@ -47,6 +57,10 @@
       PD.add(head, PD.el("span", "verdict-quality", "quality " + PD.num(quality).toFixed(1) + "/10"));
     }
     PD.add(item, head);
+    if (said) {
+      PD.add(item, PD.el("div", "verdict-overruled", "The task " + (status === "blocked" ? "was blocked" : "failed") +
+        "; the judge called it " + PD.words(said) + ", which does not count."));
+    }
     const comment = PD.str(verdict.comment) || PD.str(verdict.reason) || PD.str(verdict.summary);
     const html = PD.str(verdict.comment) ? verdict.comment_html : undefined;
     if (comment) PD.add(item, PD.markdown("div", "verdict-comment", comment, html));

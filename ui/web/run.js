@@ -81,8 +81,9 @@
         for (const status of phase.taskStatus.values()) if (status === "done") done += 1;
         const total = phase.taskStatus.size;
         const [d, t] = phase.finalCount || [done, total];
-        roundText.textContent = phase.blocked ? "Not run" :
-          phase.round ? "Round " + phase.round + " of " + phase.maxRounds : "Planning…";
+        roundText.textContent = phase.blocked ? "Not run" : !phase.round ?
+          (phase.el.classList.contains("finished") ? "No round run" : "Planning…") :
+          "Round " + phase.round + (phase.maxRounds ? " (at most " + phase.maxRounds + ")" : "");
         countText.textContent = d + "/" + t + " tasks done";
         fill.style.width = (t ? Math.round((d / t) * 100) : 0) + "%";
       },
@@ -143,7 +144,10 @@
     const run = PD.currentRun();
     const card = PD.el("div", "analysis");
     const head = PD.el("div", "analysis-head");
-    PD.add(head, PD.el("span", "analysis-icon", "🎯"), PD.el("span", "analysis-goal", PD.str(ev.core_goal)),
+    /* A goal left empty (every clause of it named an engine identifier, ui/render.py) reads
+       as the person's own request. */
+    const goal = PD.str(ev.core_goal) || run.request.split("\n")[0].slice(0, 300);
+    PD.add(head, PD.el("span", "analysis-icon", "🎯"), PD.el("span", "analysis-goal", goal),
       PD.el("span", "badge badge-muted", "complexity: " + (PD.str(ev.complexity) || "?")));
     const language = PD.str(ev.language);
     if (language && !/^english\b/i.test(language)) {
@@ -229,11 +233,35 @@
     PD.add(run.body, PD.add(card, list, answer, PD.add(PD.el("div", "clarify-actions"), button)));
   };
 
+  /* How a phase still open when its run ends is left (the run's status decides). */
+  const PHASE_ENDS = {
+    cancelled: ["badge-muted", "stopped"],
+    budget_exhausted: ["badge-warning", "budget spent"],
+    failed: ["badge-error", "ended by an error"],
+    clarification_needed: ["badge-muted", "waiting for your answer"],
+    interrupted: ["badge-error", "interrupted"],
+  };
+
+  /** Every phase and card of the run in its final state: a phase its run left open says how
+      the run ended, and cards still pending or running are marked as cut off. */
+  function settlePhases(run, status) {
+    const [badgeClass, words] = PHASE_ENDS[status] || ["badge-muted", "ended"];
+    const open = Array.from(run.phases.values()).filter((p) => !p.el.classList.contains("finished"));
+    if (open.length || status !== "completed") PD.interruptTasks(run, status);
+    for (const phase of open) {
+      phase.badge.className = "badge " + badgeClass;
+      phase.badge.textContent = words;
+      phase.el.classList.add("finished", "ended-" + (PHASE_ENDS[status] ? status : "other"));
+      phase.refresh();
+    }
+  }
+
   PD.finishRun = function (run, status) {
     run.finished = true;
     run.activePhase = null;
     PD.stopTicking();
     PD.endStage();
+    if (status !== "running") settlePhases(run, status || "interrupted");  /* running: elsewhere */
     if (status) run.el.dataset.status = status;
   };
 
@@ -241,7 +269,8 @@
     const run = PD.currentRun();
     const footer = PD.el("div", "run-footer");
     run.live.textContent = "";
-    PD.add(footer, PD.outcomeBadge(ev.outcome), PD.verificationBadge(ev.verification, ev.verification_line),
+    PD.add(footer, PD.outcomeBadge(ev.outcome, ev.verification, ev.verification_line),
+      PD.endingNote(ev.status, ev.outcome),
       PD.chip("LLM calls", PD.num(ev.llm_calls).toLocaleString()),
       PD.chip("Prompt tokens", PD.num(ev.prompt_tokens).toLocaleString()),
       PD.chip("Completion tokens", PD.num(ev.completion_tokens).toLocaleString()));
@@ -249,8 +278,7 @@
       PD.add(footer, PD.chip("Uncached prompt tokens",
         Math.max(PD.num(ev.prompt_tokens) - run.cached, 0).toLocaleString()));
     }
-    PD.add(footer, PD.chip("Elapsed", PD.secs(ev.elapsed_s)),
-      PD.chip("", PD.words(ev.status), "status-" + PD.str(ev.status)), PD.againButtons(run),
+    PD.add(footer, PD.chip("Elapsed", PD.secs(ev.elapsed_s)), PD.againButtons(run),
       PD.markToggle(run));
     PD.add(run.el, footer);
     PD.finishRun(run, PD.str(ev.status));
@@ -263,12 +291,6 @@
     if (PD.str(ev.status) === "interrupted") {
       PD.add(run.body, PD.el("div", "notice interrupted-note",
         "⚠️ Interrupted — PhaseDesk stopped before this run finished. Everything recorded up to then is shown."));
-      PD.interruptTasks(run);
-      for (const phase of run.phases.values()) {
-        if (phase.el.classList.contains("finished")) continue;
-        phase.badge.className = "badge badge-error";
-        phase.badge.textContent = "interrupted";
-      }
     }
     PD.renderRunFinished(ev);
   };

@@ -5,6 +5,8 @@
 "use strict";
 
 (function (PD) {
+  /* The page's copy of core/shapes/wording.py's STAGE_LABELS; tests/unit/ui/test_page_messages.py
+     keeps the two equal. */
   const LABELS = {
     request_analyser: "Reading the request",
     phase_planner: "Planning the phases",

@@ -2,45 +2,58 @@
 "use strict";
 
 (function (PD) {
-  const BADGES = {
-    completed: ["badge-success", "✅ Completed"],
-    cancelled: ["badge-muted", "⏹ Stopped"],
-    budget_exhausted: ["badge-warning", "⏳ Budget used up"],
-    failed: ["badge-error", "⚠️ Failed"],
-    clarification_needed: ["badge-warning", "❓ Needs your answer"],
-  };
-  /* The page's copy of core/shapes/wording.py's OUTCOME_WORDING (emoji, capitalised words);
-     tests/unit/ui/test_page_messages.py keeps the two equal. */
+  /* The page's copies of core/shapes/wording.py's OUTCOME_WORDING (badge class, emoji,
+     label) and ENDING_WORDS; tests/unit/ui/test_page_messages.py keeps them equal. */
   const OUTCOMES = {
-    succeeded: ["badge-success", "✅ Succeeded"],
-    partial: ["badge-warning", "◐ Partly done"],
-    failed: ["badge-error", "❌ Failed"],
+    succeeded: ["badge-success", "✅", "Succeeded"],
+    unverified: ["badge-info", "⚪", "Done · not verified"],
+    partial: ["badge-warning", "◐", "Partly done"],
+    failed: ["badge-error", "❌", "Failed"],
+  };
+  const ENDINGS = {
+    cancelled: "stopped by you",
+    budget_exhausted: "budget spent",
+    failed: "ended by an error",
+    clarification_needed: "waiting for your answer",
+    interrupted: "interrupted",
   };
   const REQUIREMENT_ICONS = { done: "✅", failed: "❌", not_attempted: "○" };
-  /* The verification state (core/engine/verification/state.py): what checked the final files. */
-  const VERIFICATION = {
-    verified: ["badge-success", "🧪 "],
-    failing: ["badge-error", "🧪 "],
-    unverified: ["badge-muted", "🧪 "],
-  };
   const COLLAPSE_PX = 420;
 
-  /** The outcome badge (what the run achieved), or null for runs recorded without one. */
-  PD.outcomeBadge = function (outcome) {
-    const entry = OUTCOMES[PD.str(outcome)];
+  /** What checked the final files, as the chip says it after the outcome ("12 tests pass",
+      "not verified"); "" where the outcome says it already (a failed run nothing checked). */
+  function checkedWords(outcome, state, line) {
+    if (!state || outcome === "unverified" || (outcome === "failed" && state === "unverified")) return "";
+    return state === "unverified" ? "not verified" : PD.str(line) || PD.words(state);
+  }
+
+  /** The run's one verdict chip: the outcome with what checked it ("✅ Succeeded · 12 tests
+      pass", "⚪ Done · not verified"), as core/shapes/wording.py's outcome_chip words it; null
+      for runs recorded without an outcome. */
+  PD.outcomeBadge = function (outcome, state, line) {
+    const key = PD.str(outcome);
+    const entry = OUTCOMES[key];
     if (!entry) return null;
-    const badge = PD.el("span", "badge outcome " + entry[0], entry[1]);
-    badge.dataset.outcome = PD.str(outcome);
+    const checked = checkedWords(key, PD.str(state), line);
+    const badge = PD.el("span", "badge outcome " + entry[0], entry[1] + " " + entry[2] +
+      (checked ? " · " + checked : ""));
+    badge.dataset.outcome = key;
+    if (PD.str(state)) badge.dataset.verification = PD.str(state);
     return badge;
   };
 
-  /** Whether the run's status says more than its outcome: a run stopped, out of budget or
-      waiting for an answer says so; "completed" beside an outcome, or "failed" beside the
-      outcome "failed", repeats it. */
-  function statusAddsToOutcome(status, outcome) {
-    if (status === "completed") return false;
-    return !(status === "failed" && PD.str(outcome) === "failed");
-  }
+  /** How the run ended, in words beside its outcome, when that adds to it ("stopped by you",
+      "budget spent"); a run without an outcome says its status. Null when it adds nothing. */
+  PD.endingNote = function (status, outcome) {
+    const key = PD.str(status);
+    let words = ENDINGS[key] || "";
+    if (key === "failed" && PD.str(outcome) === "failed") words = "";
+    if (!OUTCOMES[PD.str(outcome)] && !words && key) words = PD.words(key);
+    if (!words) return null;
+    const note = PD.el("span", "run-ending", words);
+    note.dataset.status = key;
+    return note;
+  };
 
   /** The compact checklist of the analysis's requirements; model text goes in as text. */
   function requirementList(ev) {
@@ -67,17 +80,6 @@
     }
     return PD.add(box, PD.el("h4", "", "☑️ Requirements"), list);
   }
-
-  /** The verification chip ("12 tests pass", "not verified"), or null for runs recorded
-      before the state existed. */
-  PD.verificationBadge = function (state, line) {
-    const entry = VERIFICATION[PD.str(state)];
-    if (!entry) return null;
-    const words = PD.str(state) === "unverified" ? "not verified" : PD.str(line) || PD.words(state);
-    const badge = PD.el("span", "badge verification " + entry[0], entry[1] + words);
-    badge.dataset.verification = PD.str(state);
-    return badge;
-  };
 
   /** What checked the final files, as sentences, and the requirements the person did not
       state (assumed, not counted). */
@@ -121,15 +123,12 @@
     PD.endStage();
     run.activePhase = null;
     const status = PD.str(ev.status) || "completed";
-    const [badgeClass, badgeText] = BADGES[status] || ["badge-muted", PD.words(status)];
     const panel = PD.el("div", "message-summarizer");
     panel.dataset.status = status;
     const header = PD.el("div", "summarizer-header");
-    const outcome = PD.outcomeBadge(ev.outcome);
     PD.add(header, PD.el("span", "summarizer-icon", "📝"), PD.el("span", "summarizer-title", "Summary"),
-      outcome, statusAddsToOutcome(status, ev.outcome) || !outcome ?
-        PD.el("span", "badge run-status " + badgeClass, badgeText) : null,
-      PD.verificationBadge(ev.verification, ev.verification_line));
+      PD.outcomeBadge(ev.outcome, ev.verification, ev.verification_line),
+      PD.endingNote(status, ev.outcome));
     if (PD.str(ev.outcome)) panel.dataset.outcome = PD.str(ev.outcome);
     if (PD.str(ev.generated_by) === "fallback") {
       PD.add(header, PD.el("span", "summarizer-by", "composed without the model"));
@@ -149,7 +148,9 @@
       PD.add(panel, PD.add(box, PD.el("h4", "", "🌟 Highlights"), list));
     }
     const stats = PD.el("div", "summarizer-stats");
-    PD.add(stats, stat("📊", "Phases", PD.num(ev.phases_completed)),
+    const ran = Array.from(run.phases.values()).filter((p) => !p.blocked).length;
+    const done = PD.num(ev.phases_completed);
+    PD.add(stats, stat("📊", "Phases done", ran > done ? done + " of " + ran : String(done)),
       stat("✓", "Tasks", PD.num(ev.total_tasks_executed)),
       stat("🔄", "Rounds", PD.num(ev.total_rounds)));
     if (PD.num(ev.tasks_scored) > 0 && ev.quality_average !== null) {
@@ -157,7 +158,9 @@
       PD.add(stats, stat("⚖️", "Avg quality", PD.num(ev.quality_average).toFixed(1) + " (" + scored +
         (scored === 1 ? " task" : " tasks") + " scored)"));
     }
-    if (PD.str(ev.quality_assessment)) PD.add(stats, stat("⭐", "Quality", PD.str(ev.quality_assessment)));
+    if (PD.str(ev.quality_assessment) && PD.str(ev.generated_by) !== "fallback") {
+      PD.add(stats, stat("⭐", "Quality", PD.str(ev.quality_assessment)));
+    }
     PD.add(panel, stats);
     PD.add(run.body, panel);
     run.summary = panel;

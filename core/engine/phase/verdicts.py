@@ -29,16 +29,21 @@ def degraded_judge(problem: str) -> Verdict:
 
 
 def apply_verdict(phase: Phase, judge: Verdict, tasks: list[Task], degraded: bool) -> Judged:
-    """Record the verdict on the phase and its tasks; returns the event to show it."""
+    """Record the verdict on the phase and its tasks; returns the event to show it. A task
+    that failed or was blocked keeps that status in the event whatever the judge called it
+    (``judge_said`` then holds the judge's word)."""
     listed = {v.task_id: v for v in judge.task_evaluation}
     verdicts = []
     for task in tasks:
         verdict = listed.get(task.id)
         if verdict is not None:
             task.quality_score = verdict.quality_score
-            verdicts.append({"task_id": task.id, "title": task.title, "status": verdict.status,
+            overruled = task.status in ("failed", "blocked") and verdict.status != task.status
+            verdicts.append({"task_id": task.id, "title": task.title,
+                             "status": task.status if overruled else verdict.status,
                              "quality": verdict.quality_score, "comment": verdict.comment,
-                             "actual": task.status})
+                             "actual": task.status,
+                             **({"judge_said": verdict.status} if overruled else {})})
         elif not degraded:
             status = task.status if task.status in ("done", "skipped") else "failed"
             verdicts.append({"task_id": task.id, "title": task.title, "status": status,
