@@ -66,8 +66,10 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: Settings | None = None,
                  engine_factory: EngineFactory | None = None, *,
-                 problems: list[str] | None = None) -> None:
-        """``settings`` default to the saved ones; ``problems`` (reading them) are shown."""
+                 problems: list[str] | None = None, saved_workspace: str | None = None) -> None:
+        """``settings`` default to the saved ones; ``problems`` (reading them) are shown;
+        ``saved_workspace``: the workspace the settings file holds when ``settings`` carry
+        another one for this session only (``--workspace``)."""
         super().__init__()
         self.setWindowTitle("PhaseDesk")
         self.resize(1200, 820)
@@ -75,6 +77,7 @@ class MainWindow(QMainWindow):
         if settings is None:
             settings, problems = config.load()
         self.settings = settings
+        self.saved_workspace = settings.workspace if saved_workspace is None else saved_workspace
         self._problems = problems
         self.model_label: tuple[str, str] | None = None  # (provider, model) when not from settings
         self._shown_missing = False  # the header says the workspace folder is missing
@@ -84,7 +87,7 @@ class MainWindow(QMainWindow):
         if self.history.problem:
             self._problems.append(self.history.problem)
         self.controller = RunController(self.bridge, self.history, engine_factory, self)
-        self.undo = Undo(self, self.bridge, self.controller)
+        self.undo = Undo(self, self.bridge, self.controller, self.history.store.record_undo)
         self.marks = Marks(self, self.bridge, self.history)
         self.view = QWebEngineView()
         self.page = WebPage(self.view)
@@ -175,6 +178,7 @@ class MainWindow(QMainWindow):
     def set_workspace(self, path: Path) -> None:
         """Use ``path`` as the workspace and remember it in the settings file."""
         self.settings = dataclasses.replace(self.settings, workspace=str(path))
+        self.saved_workspace = str(path)
         config.save(self.settings)
         self._show_workspace()
         self._send_context()
@@ -185,18 +189,35 @@ class MainWindow(QMainWindow):
         if chosen:
             self.set_workspace(Path(chosen))
 
+    @property
+    def _session_workspace(self) -> str:
+        """The workspace of this session when it is not the saved one (``--workspace``)."""
+        workspace = self.settings.workspace
+        return workspace if workspace != self.saved_workspace else ""
+
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
-        dialog.accepted.connect(lambda: self._settings_saved(dialog))
+        """The settings dialog on the saved settings: a ``--workspace`` of this session is
+        said under the Workspace field and saved only if the person enters it there."""
+        shown = dataclasses.replace(self.settings, workspace=self.saved_workspace)
+        dialog = SettingsDialog(shown, self, session_workspace=self._session_workspace)
+        dialog.accepted.connect(lambda: self._settings_saved(dialog, shown))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
-    def _settings_saved(self, dialog: SettingsDialog) -> None:
-        if dialog.saved_settings is not None:
-            self.settings = dialog.saved_settings
-            self._show_workspace()
-            self._send_context()
-            self.controller.message(f"Settings saved. API key: {dialog.key_location}.")
+    def _settings_saved(self, dialog: SettingsDialog, shown: Settings) -> None:
+        saved = dialog.saved_settings
+        if saved is None:
+            return
+        session = self._session_workspace
+        self.saved_workspace = saved.workspace
+        keep_session = session and saved.workspace == shown.workspace
+        self.settings = dataclasses.replace(saved, workspace=session) if keep_session else saved
+        self._show_workspace()
+        self._send_context()
+        keys = [f.name for f in config.fields() if f.metadata["secret"]]
+        changed = any(getattr(saved, name) != getattr(shown, name) for name in keys)
+        self.controller.message("Settings saved." + (
+            f" API key: {dialog.key_location}." if changed else ""))
 
     def send_input(self) -> None:
         self.bridge.send(UiCommand("send"))

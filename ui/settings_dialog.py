@@ -1,10 +1,12 @@
 """The settings dialog, generated from the settings declared once in ``core.config``.
 
-One row per field, grouped by its ``group``; the widget follows the field's type and
+One row per field, grouped by its ``group``, with the first sentence of its description
+under it (the whole description is its tooltip); the widget follows the field's type and
 metadata (``ui.settings_fields``; a file filter adds a "Browse…" file picker, a list of MCP
 servers is a ``McpServersEditor``, the model name's combo box is filled by
 ``ui.connection_check``; the offline model file names the model it means, as the window's
-header does). Invalid values are refused with the reason and the dialog stays
+header does, and an empty Model field shows the offline model's name when that is the model
+in use). Invalid values are refused with the reason and the dialog stays
 open. "Test connection" asks an OpenAI-compatible endpoint for its models, makes one tiny
 model request without freezing the UI, then probes the endpoint for how its stage calls
 can be forced.
@@ -43,7 +45,8 @@ from core.secrets import redact
 from core.tools import sandbox
 from ui.connection_check import ModelList, probe_line, stored_probe_line
 from ui.mcp_editor import McpServersEditor
-from ui.settings_fields import FieldWidget, note_label, value_of, widget_for
+from ui.settings_fields import (FieldWidget, described, description_label, note_label, value_of,
+                                widget_for)
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +54,12 @@ DEMO_NOTE = " (the bundled demo model)"
 
 
 class SettingsDialog(QDialog):
-    """Edit and save ``Settings``; ``saved_settings`` and ``key_location`` are set on accept."""
+    """Edit and save ``Settings``; ``saved_settings`` and ``key_location`` are set on accept.
+    ``session_workspace``: the folder this session works in when it is not the saved one
+    (``--workspace``); said under the Workspace field, never saved from there."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None, *,
+                 session_workspace: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("PhaseDesk settings")
         self.setObjectName("settingsDialog")
@@ -65,7 +71,7 @@ class SettingsDialog(QDialog):
         self.key_store_labels: dict[str, QLabel] = {}
         self._test_task: asyncio.Task[None] | None = None
         self.model_list: ModelList | None = None
-
+        self._session_workspace = session_workspace
         body = self._fields_body(settings)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -124,10 +130,13 @@ class SettingsDialog(QDialog):
             self.widgets[f.name] = widget
             label = QLabel(f.metadata["label"])
             label.setToolTip(f.metadata["description"])
-            if f.metadata["file_filter"] and isinstance(widget, QLineEdit):
-                groups[group].addRow(label, self._with_picker(f, widget))
-            else:
-                groups[group].addRow(label, widget)
+            shown = self._with_picker(f, widget) if f.metadata["file_filter"] and \
+                isinstance(widget, QLineEdit) else widget
+            groups[group].addRow(label, described(shown, description_label(f)))
+            if f.name == "workspace" and self._session_workspace:
+                groups[group].addRow("", note_label(
+                    f"This session works in {self._session_workspace} (from --workspace): "
+                    "not saved unless you enter it here.", "sessionWorkspace"))
             if f.metadata["offers_models"] and isinstance(widget, QComboBox):
                 self.model_list = ModelList(widget, QLabel())
                 groups[group].addRow("", self.model_list.warning)
@@ -178,6 +187,11 @@ class SettingsDialog(QDialog):
         name, demo = offline_model_label(dataclasses.replace(self._settings, gguf=values["gguf"]))
         provider = values["provider"] if values["provider"] != "auto" else \
             "openai" if values["base_url"] else "embedded"
+        model = self.widgets["model"]
+        if isinstance(model, QComboBox) and model.lineEdit() is not None:
+            in_use = provider == "embedded" and name
+            model.lineEdit().setPlaceholderText(
+                f"{name}{DEMO_NOTE if demo else ''} · offline, in use" if in_use else "")
         if not name:
             text = "No model file found there: give a .gguf file or an installed model's name."
         elif provider == "embedded":

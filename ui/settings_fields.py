@@ -10,6 +10,7 @@ edit.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from PySide6.QtGui import QTextOption
@@ -22,6 +23,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSizePolicy,
     QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ui.mcp_editor import McpServersEditor
@@ -29,6 +32,7 @@ from ui.mcp_editor import McpServersEditor
 INT_LIMIT = 2_147_483_647
 LONG_TEXT_CHARS = 40  # a text setting whose default is longer gets a box that wraps
 WRAPPED_LINES = 3
+SENTENCE_END = re.compile(r"(?<=\.)\s+(?=[A-Z$])")  # "e.g. qwen" does not end one
 
 
 class WrappedText(QPlainTextEdit):
@@ -108,6 +112,26 @@ def widget_for(f: dataclasses.Field[Any], value: Any) -> FieldWidget:
     widget.setObjectName(f"setting_{f.name}")
     widget.setToolTip(meta["description"])
     return widget
+
+
+def description_label(f: dataclasses.Field[Any]) -> QLabel:
+    """The first sentence of setting ``f``'s description, small and grey under its field."""
+    text = str(f.metadata["description"])
+    first = SENTENCE_END.split(text, 1)[0]
+    label = note_label(first, f"description_{f.name}")
+    label.setStyleSheet("color: #6b7080; font-size: 11px;")
+    return label
+
+
+def described(field: QWidget, description: QLabel) -> QWidget:
+    """``field`` with its one-line ``description`` right under it, as one form cell."""
+    cell = QWidget()
+    layout = QVBoxLayout(cell)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    layout.addWidget(field)
+    layout.addWidget(description)
+    return cell
 
 
 def note_label(text: str, name: str) -> QLabel:
