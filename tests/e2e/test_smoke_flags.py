@@ -123,7 +123,8 @@ def test_a_killed_app_leaves_a_run_that_replays_as_interrupted(
     assert window.sidebar.conversations.count() == 1
     open_conversation(qtbot, window, 0)
     wait_js(qtbot, window, "document.querySelector('.run-footer') !== null")
-    assert texts(qtbot, window, ".run-footer .chip-value")[-1] == "interrupted"
+    assert texts(qtbot, window, ".run-footer .run-ending") == ["interrupted"]
+    assert "running" not in texts(qtbot, window, ".phase-title .badge")
     assert count(qtbot, window, ".interrupted-note") == 1
     statuses = js(qtbot, window, "Array.from(document.querySelectorAll('.task'))"
                                  ".map(t => t.dataset.status)")
@@ -132,3 +133,24 @@ def test_a_killed_app_leaves_a_run_that_replays_as_interrupted(
     with Store() as store:
         [run] = store.runs(window.sidebar.conversations.conversation_ids()[0])
         assert run["status"] == "interrupted"
+
+
+NOISE = ("vulkan", "Vulkan", "dbus", "bus.cc", "Sandboxing", "QRhi", "GBM", "propagateSizeHints")
+
+
+def test_the_window_starts_quietly_unless_verbose(tmp_path: Path) -> None:
+    """Qt's and Chromium's diagnostic lines stay out of the terminal; --verbose lets them
+    (and the app's own log) through."""
+    ws = tmp_path / "ws"
+    shutil.copytree(ROOT / "examples" / "demo-workspace", ws)
+    args = ["--workspace", str(ws), "--model-script", str(DEMO), "--run",
+            "Switch the demo to port 8080", "--exit-after-run"]
+    quiet = launch(args, tmp_path / "quiet")
+    assert quiet.returncode == 0, quiet.stderr
+    assert not [line for line in quiet.stderr.splitlines() if any(n in line for n in NOISE)], \
+        quiet.stderr
+    shutil.rmtree(ws)
+    shutil.copytree(ROOT / "examples" / "demo-workspace", ws)
+    verbose = launch([*args, "--verbose"], tmp_path / "verbose")
+    assert verbose.returncode == 0, verbose.stderr
+    assert " INFO qt: " in verbose.stderr and " INFO " in verbose.stderr
