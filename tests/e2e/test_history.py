@@ -188,7 +188,7 @@ def test_an_interrupted_run_replays_with_an_interrupted_footer(
     wait_js(qtbot, window, FINISHED)
     assert "Interrupted" in js(qtbot, window, "document.querySelector('.interrupted-note')"
                                               ".textContent")
-    assert texts(qtbot, window, ".run-footer .chip-value")[-1] == "interrupted"
+    assert texts(qtbot, window, ".run-footer .run-ending") == ["interrupted"]
     assert js(qtbot, window, "Array.from(document.querySelectorAll('.task'))"
                              ".map(t => t.dataset.status)") == ["interrupted", "interrupted"]
     assert texts(qtbot, window, ".phase-title .badge") == ["interrupted"]

@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from core import events as ev
+from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import chip_of, click, count, js, submit, texts, wait_js
+from tests.e2e.windowtools import open_conversation
 from tests.e2e.scripted_runs import NO_DRAFT, ScriptedFactory, port_move_replies
 from tests.support.script import analysis, authored, judge, phases, plan, reading, summary, task
 
@@ -188,3 +191,29 @@ def test_the_goal_line_shows_no_stage_names(
     shown = " ".join(texts(qtbot, window, ".analysis, .summarizer-checked"))
     assert "request_analyser" not in shown
     assert texts(qtbot, window, ".analysis-goal") == [ASK]  # the person's own words instead
+
+
+def test_a_finished_but_unchecked_run_reads_done_not_verified_everywhere(
+        qtbot: QtBot, make_window: WindowMaker) -> None:
+    with Store() as store:
+        conversation = store.create_conversation("Add a docstring")
+        run_id = store.start_run(conversation, "Add a docstring", "phase", "openai", "m", {})
+        for event in (
+            ev.RunStarted(run_id=run_id, engine="phase", request="Add a docstring",
+                          provider="openai", model="m", workspace="/w", budget=30),
+            ev.Summary(final_summary="calc.py now has a docstring.", phases_completed=1,
+                       total_tasks_executed=1, total_rounds=1, highlights=[],
+                       quality_assessment="", generated_by="model", outcome="unverified",
+                       verification="unverified", verification_line="not verified"),
+            ev.RunFinished(status="completed", llm_calls=4, prompt_tokens=100,
+                           completion_tokens=20, elapsed_s=2.0, outcome="unverified",
+                           verification="unverified", verification_line="not verified")):
+            store.append_event(run_id, event)
+    window = make_window(ScriptedFactory())
+    assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith(
+        "○ Done · not verified · 1 run")
+    open_conversation(qtbot, window, 0)
+    wait_js(qtbot, window, FINISHED)
+    assert_one_verdict(qtbot, window, "⚪ Done · not verified")
+    assert js(qtbot, window, "document.querySelector('.summarizer-header .outcome')"
+                             ".className") == "badge outcome badge-info"
