@@ -81,10 +81,11 @@ def test_frozen_headless_run_prints_the_summary(frozen_app: Path, demo_workspace
                                                 tmp_path: Path) -> None:
     result = run_frozen(["--headless", "--workspace", str(demo_workspace), "--model-script",
                          str(DEMO), REQUEST], tmp_path / "home")
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert "📝 ✓ succeeded · Summary (model)" in result.stdout, result.stdout[-3000:]
+    assert result.returncode in (0, 3), result.stderr[-3000:]  # succeeded, or not verified
+    assert "📝 Summary (by the model) · " in result.stdout, result.stdout[-3000:]
     assert "Demo service reconfigured" in result.stdout
-    assert "■ Done · not verified (completed)" in result.stdout
+    last = result.stdout.splitlines()[-1]
+    assert last.startswith(("■ ✓ Succeeded · not verified · ", "■ ○ Done · not verified · ")), last
     assert_changed_as_scripted(demo_workspace)
 
 
