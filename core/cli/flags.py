@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 import os
 import sys
+from typing import Any
 
 from core import config
 from core.cli.usage import PROG, Parser, parser as usage_parser
@@ -64,9 +65,14 @@ def _run_flags(group: argparse._ArgumentGroup) -> None:
                        help="continue a conversation of the history (its number)")
 
 
+def setting_flag(f: dataclasses.Field[Any]) -> str:
+    """The flag of setting ``f`` ("--max-iterations")."""
+    return "--" + (f.metadata["flag"] or f.name).replace("_", "-")
+
+
 def _setting_flags(group: argparse._ArgumentGroup) -> None:
     for f in config.fields():
-        flag = "--" + (f.metadata["flag"] or f.name).replace("_", "-")
+        flag = setting_flag(f)
         help_text = f.metadata["description"] + (WORKSPACE_NOTE if f.name == "workspace" else "")
         if isinstance(f.default, tuple):
             group.add_argument(flag, dest=f.name, action="append", type=_server_flag,
@@ -118,6 +124,13 @@ def resolve_settings(args: argparse.Namespace) -> Settings:
             overrides[f.name] = merged(getattr(settings, f.name), overrides[f.name])
     if args.classic:
         overrides["use_phase_task"] = False
+    for f in config.fields():
+        if f.name in overrides:
+            try:
+                config.from_mapping({f.name: overrides[f.name]}, settings)
+            except ValueError as exc:
+                reason = str(exc).removeprefix(f"{f.metadata['label']}: ")
+                raise ValueError(f"{setting_flag(f)}: {reason}") from None
     settings = config.from_mapping(overrides, settings)
     remember(settings.api_key)
     return settings

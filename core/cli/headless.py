@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
     workspace = Path(settings.workspace).expanduser().resolve()
     settings = dataclasses.replace(settings, workspace=str(workspace))
     if not workspace.is_dir():
-        parser.error(f"the workspace is not a folder: {workspace}")
+        parser.error(f"--workspace: not a folder: {workspace}")
     model, thinking = _models(parser, args, settings)
     return asyncio.run(_run(settings, workspace, model, request, args, thinking))
 
@@ -66,7 +66,7 @@ def _models(parser: argparse.ArgumentParser, args: argparse.Namespace,
         try:
             return scripted_model(args.model_script), None
         except ScriptError as exc:
-            parser.error(str(exc))
+            parser.error(f"--model-script: {exc}")
     from core.engine.build import build_models
 
     try:

@@ -82,3 +82,13 @@ def test_list_runs_is_newest_first_and_marks_undone_runs(tmp_path: Path,
     assert [row[0][:8] for row in rows] == [second_id[1], first_id[1]]  # newest first
     assert rows[1][2] == "undone" and rows[0][2] != "undone"
     assert rows[0][1] == rows[1][1] and rows[0][1] in ("succeeded", "unverified")
+
+
+def test_each_error_names_the_flag_at_fault(tmp_path: Path, isolated_home: Path) -> None:
+    for args, error in (
+            (["--max-iterations", "0"], "--max-iterations: must be at least 1"),
+            (["--model-script", str(tmp_path / "none.json")], "--model-script: "),
+            (["--workspace", str(tmp_path / "gone")], "--workspace: not a folder: ")):
+        done = main_qt(isolated_home, "--headless", "--workspace", str(tmp_path), *args, "hi")
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines()[-1].startswith(f"main_qt.py: error: {error}"), done.stderr
