@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
+from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import (
     click,
@@ -105,6 +106,8 @@ def test_undo_restores_the_demo_workspace_and_the_card_says_so(
     wait_js(qtbot, window, f"(({BUTTON}) || {{}}).text === {json.dumps(LABEL)}")
     assert js(qtbot, window, BUTTON) == {"disabled": False, "text": LABEL}
     assert count(qtbot, window, ".undo-note") == 0 and snapshot(workspace) == changed
+    with Store() as store:
+        assert store.run(run_id)["undone_at"] is None  # cancelled: nothing recorded
 
     asked = answer_with(monkeypatch, QMessageBox.StandardButton.Yes)
     click_undo(qtbot, window, asked)
@@ -116,6 +119,8 @@ def test_undo_restores_the_demo_workspace_and_the_card_says_so(
                                                          "restoredconfig.py"]
     assert js(qtbot, window, BUTTON) == {"disabled": True, "text": "✓ Undone"}
     assert count(qtbot, window, ".files.undone") == 1
+    with Store() as store:  # the history records the undo, as --undo does
+        assert store.run(run_id)["undone_at"] is not None
 
     js(qtbot, window, "(() => { document.querySelector('.files').scrollIntoView({block: 'center'});"
                       " return 1; })()")
