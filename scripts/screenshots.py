@@ -79,7 +79,8 @@ async def _shot(window: Any, path: Path, at: str, block: str = "start") -> None:
     """Scroll ``at`` (a selector) into view at ``block``, let the page paint, save the
     window."""
     await _page(window, f"(() => {{ const e = document.querySelector({json.dumps(at)});"
-                        f" if (e) e.scrollIntoView({{block: {json.dumps(block)}}}); return 1; }})()")
+                        f" if (e) e.scrollIntoView({{block: {json.dumps(block)}}});"
+                        " return 1; })()")
     await asyncio.sleep(0.8)
     window.view.update()
     await asyncio.sleep(0.8)

@@ -18,7 +18,7 @@ from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import chip_of, click, count, js, submit, texts, wait_js
 from tests.e2e.windowtools import open_conversation
 from tests.e2e.scripted_runs import NO_DRAFT, ScriptedFactory, port_move_replies
-from tests.support.script import analysis, authored, judge, phases, plan, reading, summary, task
+from tests.support.script import analysis, authored, phases, plan, reading, summary, task
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
@@ -31,7 +31,8 @@ EXAMPLES = ("is_leap(2000) == True", "is_leap(1900) == False")
 PHASE_STATE = ("Array.from(document.querySelectorAll('.phase')).map(p => ["
                "p.querySelector('.phase-title .badge').textContent,"
                " p.querySelector('.phase-round').textContent])")
-OPEN_CARDS = "document.querySelectorAll('.task[data-status=\"pending\"], .task[data-status=\"running\"]').length"
+OPEN_CARDS = ("document.querySelectorAll('.task[data-status=\"pending\"],"
+              " .task[data-status=\"running\"]').length")
 
 
 def leap_analysis(goal: str = "Implement is_leap", **extra: Any) -> dict[str, Any]:
@@ -150,8 +151,8 @@ def test_a_failed_task_is_never_done_on_the_judge_card_and_titles_read_as_words(
     searched = {**task(3, "search_code", pattern=MULTIPLY), "title": f"search_code {MULTIPLY}"}
     replies = [analysis("Look at the code", complexity="complex",
                         **reading("question", read=("config.py",))), phases((1, "Look", [])),
-               NO_DRAFT, plan(task(1, "read_file", path="config.py"), task(2, "read_file", path="missing.py"),
-                    searched),
+               NO_DRAFT, plan(task(1, "read_file", path="config.py"),
+                              task(2, "read_file", path="missing.py"), searched),
                lenient, summary("## Looked\n\nconfig.py holds the port; missing.py is absent.")]
     factory = ScriptedFactory(replies, think_stage="never")
     window = finish(qtbot, make_window, factory, "Where does config.py set the port?")

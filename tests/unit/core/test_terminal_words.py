@@ -13,9 +13,11 @@ from core.events import RunFinished, TasksPlanned
 
 def finished(outcome: str, state: str, line: str, status: str = "completed",
              calls: int = 3) -> RunFinished:
-    return RunFinished(status=status, llm_calls=calls, prompt_tokens=10,  # type: ignore[arg-type]
-                       completion_tokens=2, elapsed_s=1.0, outcome=outcome,  # type: ignore[arg-type]
-                       verification=state, verification_line=line)  # type: ignore[arg-type]
+    return RunFinished(status=status, llm_calls=calls,  # type: ignore[arg-type] (any str)
+                       prompt_tokens=10, completion_tokens=2, elapsed_s=1.0,
+                       outcome=outcome,  # type: ignore[arg-type] (a literal, given as str)
+                       verification=state,  # type: ignore[arg-type] (as above)
+                       verification_line=line)
 
 
 @pytest.mark.parametrize("event, last_line, code", [
