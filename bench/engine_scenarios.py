@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from core.engine.phase.engine_verdict import draft_writes
-from core.engine.requests import asks_for_changes, named_files
+from core.engine.stages.reading_schema import raw_reading
 
 Call = tuple[str, dict[str, Any], list[int]]
 Key = tuple[int, int, int]  # (phase, round, task), counted from 1
@@ -42,17 +42,26 @@ class Scenario:
                                                   "do the work described"),)
     contents: dict[str, str] = field(default_factory=dict)  # path → what the author writes
     workspace: Callable[[Path], None] = lambda root: make_workspace(root)
+    # the analysis's reading of the request (its kind and files), as the model gives it
+    reading: dict[str, Any] = field(default_factory=lambda: {"kind": "question", "files": [],
+                                                             "examples": []})
 
     @property
     def changes_requested(self) -> bool:
-        """Whether the request asks for files to change (as the engine reads it)."""
-        return asks_for_changes(self.request)
+        """Whether the request asks for files to change (as the analysis reads it)."""
+        return raw_reading(self.reading).get("kind") in ("change", "both")
+
+    def targets(self) -> list[str]:
+        """The files the request's reading says to change or create."""
+        return [f["path"] for f in self.reading.get("files", [])
+                if f["role"] in ("change", "create")]
 
     def named_files(self) -> list[str]:
-        """The workspace files the request names, as the engine finds them."""
+        """The workspace files the request's reading says to change."""
         with tempfile.TemporaryDirectory() as folder:
             self.workspace(Path(folder))
-            return named_files(self.request, Path(folder))
+            return [f["path"] for f in self.reading.get("files", [])
+                    if f["role"] == "change" and (Path(folder) / f["path"]).is_file()]
 
     def calls(self) -> list[tuple[Key, Call]]:
         return [((p, r, t), call) for p, phase in enumerate(self.rounds, start=1)
@@ -167,7 +176,10 @@ def two_and_report(name: str, paths: list[str], later: bool = False) -> Scenario
                                   ("report.md explains how the modules fit together",
                                    "how they fit together"),
                                   ("report.md lists the risks found", "any risks")),
-                    contents={"report.md": report(count)}, workspace=small_project)
+                    contents={"report.md": report(count)}, workspace=small_project,
+                    reading={"kind": "change", "examples": [], "files": [
+                        {"path": "report.md", "role": "create", "quote": "report.md"},
+                        *({"path": p, "role": "read", "quote": ""} for p in paths)]})
 
 
 def make_workspace(root: Path) -> None:

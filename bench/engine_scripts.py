@@ -113,12 +113,13 @@ def _full_task(spec: dict[str, Any]) -> dict[str, Any]:
 def _analysis(s: Scenario, full: bool) -> dict[str, Any]:
     count = len(s.rounds)
     if not full:
-        return analysis("bench goal", phases=count)
+        return analysis("bench goal", phases=count, **s.reading)
     return analysis(f"Do what the request asks: {s.request}"[:300], phases=count,
                     requirements=[{"requirement": r, "quote": q} for r, q in s.requirements],
                     constraints=["Keep every file the request does not name unchanged.",
                                  "Base every statement on the files actually read."],
-                    clarification_needed=False, clarification_questions=[], language="English")
+                    clarification_needed=False, clarification_questions=[], language="English",
+                    **s.reading)
 
 
 def _phases(s: Scenario, first: list[dict[str, Any]], full: bool) -> dict[str, Any]:

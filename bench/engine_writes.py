@@ -28,7 +28,6 @@ from core.config import Settings
 from core.engine.assists import parse_off
 from core.engine.assists.computed_files import offers_program
 from core.engine.phase.engine_verdict import draft_writes
-from core.engine.requests import mentions
 
 Reply = dict[str, Any]
 
@@ -128,7 +127,7 @@ def authoring_calls(s: Scenario, settings: Settings, decided: list[str] | None =
         if decided[n] == "draft" or any(f not in written for f in named):
             asked = True
             found.append((None, reply))
-            left = sorted(f for f in drafted - written if mentions(s.request, f))
+            left = sorted(f for f in drafted - written if f in s.targets())
             if decided[n] == "written" and left:
                 raise ValueError(f"{s.name}: the draft asked after round {p}.{r} changes "
                                  f"{left}, which the request names: the next round writes it")

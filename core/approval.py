@@ -2,9 +2,11 @@
 
 Policy comes from settings (``command_approval``: ask | allowlist | auto;
 ``write_approval``: ask | auto); MCP tools ask whenever their server's policy says so
-(the MCP tool manager decides that and only calls here when it asks). Asking emits
-``ApprovalRequested`` and waits, with the task paused, until the front end calls
-``answer``; "run" approves that kind of action — or, for MCP, that one tool — for the
+(the MCP tool manager decides that and only calls here when it asks); sending a file that
+looks like a secret ("read") is always asked, and sending the workspace's files to a model
+on another machine ("send", ``core/engine/stages/outbound.py``) unless ``ask_before_sending``
+is off. Asking emits ``ApprovalRequested`` and waits, with the task paused, until the front
+end calls ``answer``; "run" approves that kind of action — or, for MCP, that one tool — for the
 rest of the run. Cancelling the run denies whatever is pending.
 """
 
@@ -45,8 +47,10 @@ class ApprovalBroker:
     def needs_asking(self, action: ApprovalAction, detail: str, scope: str = "") -> bool:
         if (scope or action) in self._approved_for_run:
             return False
-        if action == "mcp":
+        if action in ("mcp", "read"):
             return True
+        if action == "send":
+            return self._settings.ask_before_sending
         if action == "write":
             return self._settings.write_approval == "ask"
         policy = self._settings.command_approval

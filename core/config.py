@@ -126,6 +126,25 @@ class Settings:
         "adds). "
         "Empty: all on.", label="Helpers switched off", group="Engine",
         placeholder="none: every helper is on")
+    test_command: str = setting(
+        "", "The command that runs the workspace's tests (e.g. 'make test'), run in the "
+        "command sandbox on each candidate and on the final files. Empty: pytest for "
+        "pytest-style tests (the workspace's own .venv or venv when it has pytest), unittest "
+        "otherwise.", label="Test command", group="Engine",
+        placeholder="pytest or unittest, by the tests' style")
+    candidates: int = setting(
+        4, "When a file's draft fails a check the engine can run (the workspace's tests, the "
+        "request's examples, the test command), ask for this many more candidates and keep "
+        "the one that passes the most checks. 0: no candidates.",
+        label="Candidates on a failed check", low=0, high=16, group="Engine")
+    candidate_temperature: float = setting(
+        0.8, "The sampling temperature of those candidates (the draft itself is asked at the "
+        "model's temperature).", label="Candidate temperature", low=0.0, high=2.0,
+        group="Engine")
+    parallel_calls: int = setting(
+        4, "How many model calls may go to an OpenAI-compatible endpoint at once (candidates "
+        "go out together up to this). The offline model runs one at a time.",
+        label="Parallel model calls", low=1, high=32, group="Engine")
     compaction_threshold: float = setting(
         0.6, "Compact a phase's messages when they exceed this share of the context window.",
         label="Compaction threshold", low=0.1, high=0.95, group="Engine")
@@ -151,6 +170,16 @@ class Settings:
     write_approval: str = setting(
         "auto", "File writes and edits: ask every time or allow them (they can be undone).",
         label="Write approval", choices=("ask", "auto"), group="Safety")
+    honour_gitignore: bool = setting(
+        True, "Keep what the workspace's .gitignore files exclude out of the agent's view: "
+        "never listed, read, searched or sent to the model (a .phasedeskignore file always "
+        "applies). Off: only .phasedeskignore does.",
+        label="Honour .gitignore", group="Safety")
+    ask_before_sending: bool = setting(
+        True, "Before the first run on a workspace with a model on another machine (not this "
+        "computer, not the offline model), show which of its files may be sent and ask, once "
+        "per workspace and endpoint. Off: never ask.",
+        label="Ask before sending files", group="Safety")
     mcp_servers: tuple[McpServer, ...] = setting(
         (), "MCP servers whose tools the agent may use (started with each run, stopped after "
         "it). Headless: --mcp NAME=COMMAND, repeatable.",

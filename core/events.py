@@ -52,7 +52,8 @@ class LlmCall(Event):
     """One model call. ``reply`` is the reply in the scripted-model format (replayable);
     ``cached_tokens`` is the part of ``prompt_tokens`` the provider's prompt cache served;
     ``model`` is the model that served it ("name @ host", "(thinking)" after a call to the
-    separate thinking model)."""
+    separate thinking model); ``files`` are the workspace files whose content its messages
+    carried, ``held_back`` the notes of the files held back in them ("path (held back: …)")."""
 
     kind: ClassVar[str] = "llm_call"
     stage: str
@@ -69,6 +70,8 @@ class LlmCall(Event):
     context: list[dict[str, Any]] = field(default_factory=list)
     cached_tokens: int = 0
     model: str = ""
+    files: list[str] = field(default_factory=list)
+    held_back: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,7 @@ class RequestAnalysed(Event):
     estimated_phases: int
     language: str = ""  # the request's ("" in runs recorded before it was recorded)
     assumptions: list[str] = field(default_factory=list)  # requirements the person did not state
+    reading: dict[str, Any] = field(default_factory=dict)  # the checked reading (Reading.as_json)
 
 
 @dataclass(frozen=True)
@@ -173,6 +177,9 @@ class TaskFinished(Event):
     result: str = ""
     elapsed_s: float = 0.0
     sandbox: SandboxMark = ""
+    # the versions a write weighed when its first one failed a check: each with its source
+    # ("draft", "candidate 2"), line, passed and total checks, kept, and diff
+    candidates: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -227,7 +234,7 @@ class PhaseFinished(Event):
 class ApprovalRequested(Event):
     kind: ClassVar[str] = "approval_requested"
     request_id: str
-    action: Literal["command", "write", "mcp"]
+    action: Literal["command", "write", "mcp", "read", "send"]
     detail: str
     task_id: int = 0
     phase_id: int = 0

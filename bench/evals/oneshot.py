@@ -87,7 +87,7 @@ async def run_oneshot(task: Task, models: OneShotModels, out_root: Path, *, time
                           "prompt_tokens": result.prompt_tokens})
         text = (reply.text or "") if reply else ""
         if reply is not None:
-            applied = apply_reply(text, workspace, listing)
+            applied = apply_reply(text, workspace, listing, task.request)
             _settle(result, applied, record)
             (out / "reply.txt").write_text(text, encoding="utf-8")
             _save_json(out / "replies.json", {"replies": [_scripted(reply)]})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.engine.authoring.draft import draft_targets
 from core.engine.authoring.draft_reply import drafted_files
 from core.tools.text_files import Listing
 
@@ -24,11 +25,13 @@ class Applied:
         return "; ".join(self.refused)
 
 
-def apply_reply(reply: str, workspace: Path, listing: Listing) -> Applied:
+def apply_reply(reply: str, workspace: Path, listing: Listing, request: str = "") -> Applied:
     """Write the whole files of ``reply`` into ``workspace``; ``listing``: the files the
-    prompt showed."""
-    drafted = drafted_files(reply, workspace, listing)
-    applied = Applied(unchanged=list(drafted.unchanged), refused=list(drafted.refused))
+    prompt showed; ``request``: its words (the files it targets, as the prompt's format
+    example named them)."""
+    drafted = drafted_files(reply, workspace, listing, targets=draft_targets(request, listing))
+    applied = Applied(unchanged=list(drafted.unchanged),
+                      refused=[*drafted.notes, *drafted.refused])
     for rel, body in drafted.files.items():
         path = workspace / rel
         try:

@@ -20,6 +20,7 @@ import dataclasses
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -27,35 +28,32 @@ from core.approval import ApprovalBroker
 from core.config import Settings
 from core.engine.assists import Assists, parse_off
 from core.engine.authoring.draft import shown_within
-from core.engine.authoring.records import WriteContext
 from core.engine.authoring.stage import AuthoringStage
 from core.engine.execution.kept_inputs import KeptInputs
 from core.engine.execution.offered import OfferedTools
 from core.engine.execution.task_runner import TaskRunner
-from core.engine.requests import asks_for_changes, forbidden_changes, refusal
+from core.engine.understanding import RequestHolder
 from core.engine.stages.caller import Accounting, RunAborted, StageCaller
 from core.engine.summary import RunTally, SummaryUnavailable, fallback_summary, model_summary
-from core.engine.verification.claims import held_to, held_to_changes
+from core.engine.verification.citations import Citation, cited
 from core.engine.verification.outcome import decide_outcome
-from core.engine.verification.renames import stated_renames
-from core.engine.verification.requested_files import files_to_write
 from core.engine.verification.state import VerificationState
 from core.engine.verification.tracker import Known, Tracker
 from core.events import Event, FileChanged, Notice, RunFinished, RunStarted, Summary, \
     TaskFinished
 from core.llm.base import ChatModel, Message
+from core.shapes.reading import Reading
 from core.shapes.task import Task
 from core.secrets import scrub_event
 from core.tools.base import RunState, ToolManager
 from core.tools.overview import overview
-from core.tools.request_examples import stated_examples
 from core.tools.text_files import collect
 from core.tools.workspace_tests import tests_hint
 
 log = logging.getLogger(__name__)
 
 
-class EngineBase:
+class EngineBase(RequestHolder):
     engine_name = "phase"
 
     def __init__(self, model: ChatModel, tools: ToolManager, settings: Settings,
@@ -72,17 +70,21 @@ class EngineBase:
         self.run_id = run_id or uuid.uuid4().hex
         self.run_state = RunState(workspace=Path(workspace).resolve(), run_id=self.run_id,
                                   command_sandbox=settings.command_sandbox,
-                                  command_network=settings.command_network)
+                                  command_network=settings.command_network,
+                                  honour_gitignore=settings.honour_gitignore)
         self.accounting = Accounting(budget=settings.max_iterations)
         window = getattr(model, "context_window", None)
         self.context_window = min(settings.context_window, window or settings.context_window)
         self.approvals = ApprovalBroker(settings, self.emit)
         self.caller = StageCaller(model, self.accounting, self.emit, thinking, self.position)
         self.assists = Assists(parse_off(settings.assists_off), self.emit)
-        self.authoring = AuthoringStage(self.caller, self.run_state.workspace, self.assists,
-                                        settings.command_sandbox, self.write_context) \
-            if settings.author_files else None
-        self.changes_forbidden = ""  # the request's words forbidding changes ("" when none)
+        self.authoring = authoring_stage(settings, model.provider, self.caller,
+                                         self.run_state.workspace, self.assists,
+                                         self.related_results)
+        self.reading = Reading()  # what the request asks, checked (``apply_reading``)
+        self.shown_paths: set[str] = set()  # files whose text a prompt carried
+        self.citations: list[Citation] = []  # the lines an answer cites (``citations``)
+        self.changes_forbidden = ""  # why every write is refused ("" when none is)
         self.inputs = KeptInputs(self.run_state)  # the files a request only reads
         if self.authoring is not None:
             self.authoring.inputs = self.inputs
@@ -90,10 +92,11 @@ class EngineBase:
                                  settings.max_parallel_tasks, self.authoring,
                                  refused=self.write_refused)
         self.tracker = Tracker(self.run_state.workspace, settings.command_sandbox,
-                               faults=self.authoring.faults_of if self.authoring else None)
+                               faults=self.authoring.faults_of if self.authoring else None,
+                               test_command=settings.test_command)
         self.verification = VerificationState()
         self.tally = RunTally(status="failed")
-        self.language = ""  # the person's, once the engine knows it ("" reads as English)
+        self._language = ""  # the person's, once the engine knows it ("" reads as English)
         self.base_messages: list[Message] = []
         self.request = ""  # the person's words, as given to ``run``
         self.changed_files: list[str] = []
@@ -103,18 +106,6 @@ class EngineBase:
         self._stops = 0
         self._finished = False
         self._unreachable = False
-
-    def write_refused(self, paths: set[str]) -> str:
-        """The error for a call that writes ``paths`` when the request forbids changes or
-        only reads one of them; "" when it may run."""
-        if self.changes_forbidden and paths:
-            return refusal(self.changes_forbidden)
-        return self.inputs.refused(paths)
-
-    @property
-    def writes_wanted(self) -> bool:
-        """Whether the request asks for files to change and does not forbid it."""
-        return self.tally.changes_requested and not self.changes_forbidden
 
     def emit(self, event: Event) -> None:
         """Queue ``event`` for the consumer, with every known API key redacted from it."""
@@ -150,22 +141,17 @@ class EngineBase:
     def workspace_view(self) -> str:
         """The workspace's files for the run's first user turn, and how to run its tests when
         it has some and commands are offered (reads the workspace: run it in a thread)."""
-        text = overview(self.run_state.workspace)
+        text = overview(self.run_state.gate)
         hint = tests_hint(self.run_state.workspace) if "run_command" in \
             self.tools.offered_names() else ""
         return f"{text}\n\n{hint}" if hint else text
 
     def files_shown(self) -> str:
-        """The workspace's text files as the one-shot prompt shows them, within about a quarter
-        of the context window (in characters): what a request that asks no change is
-        answered with, so the answer is never less informed than the model alone."""
-        return shown_within(collect(self.run_state.workspace), self.context_window)
-
-    def write_context(self, task_id: int) -> WriteContext:
-        """What an authored write of task ``task_id`` builds on: the person's words and
-        language, and (a hook for the engines) the results the write builds on."""
-        return WriteContext(words=self.request, language=self.language,
-                            related=self.related_results(task_id))
+        """The workspace's files as the one-shot prompt shows them (through the run's gate),
+        within about a quarter of the context window: what a question is answered with."""
+        listing = collect(self.run_state.gate, self.request, self.context_window)
+        self.shown_paths.update(listing.paths)
+        return shown_within(listing)
 
     def related_results(self, task_id: int) -> str:
         """Hook: the results a write of task ``task_id`` builds on ("" for none)."""
@@ -216,17 +202,7 @@ class EngineBase:
     async def _drive(self, request: str, previous: dict | None) -> None:
         started = time.monotonic()
         self.request = request
-        examples = stated_examples(request)
-        self.tracker.examples = examples
-        self.tracker.request = request
-        self.tracker.renames = stated_renames(request)
-        self.tracker.to_write = files_to_write(request, self.tracker.workspace)
-        if self.authoring is not None:
-            self.authoring.examples = examples
-        self.tally.changes_requested = asks_for_changes(request)
-        self.changes_forbidden = forbidden_changes(request)
-        if self.tally.changes_requested and not self.changes_forbidden:
-            self.inputs.read(request, self.tracker.workspace)
+        self.reading = Reading(words=request)
         self.emit(RunStarted(run_id=self.run_id, engine=self.engine_name,  # type: ignore[arg-type]
                              request=request, provider=self.model.provider,
                              model=self.model.name, workspace=str(self.run_state.workspace),
@@ -240,7 +216,8 @@ class EngineBase:
             return
         try:
             await self.tools.open(self.emit)
-            await self.caller.prepare()
+            self.apply_reading(await self.read_request({}, []))
+            await self.caller.prepare(self.run_state.gate, self.approvals, self.request)
             self.tally.status = await self.work(request, previous)
         except asyncio.CancelledError:
             _uncancel()
@@ -258,6 +235,15 @@ class EngineBase:
         await self._verify()
         summary = await self._summarize()
         await self._close_thinking()
+        if not self.changed_files and summary.final_summary:
+            texts = await asyncio.to_thread(self.read_texts)
+            self.citations = cited(summary.final_summary, texts)
+            if self.citations:
+                first = self.citations[0]
+                self.verification = VerificationState(
+                    "verified", f"the answer cites {first.path}, line {first.line}",
+                    ("The answer cites " + "; ".join(c.sentence() for c in self.citations)
+                     + ".",), changed=False)
         self._end(summary, time.monotonic() - started)
 
     async def _close_tools(self) -> None:
@@ -299,9 +285,7 @@ class EngineBase:
             self.emit(Notice(level="error", message=f"Checking the final files failed: {exc}"))
         self.tally.verification = self.verification
         if self.tracker.final_tests:
-            self.emit(Notice(level="info", stage="verify", message=(
-                f"The engine ran the workspace's tests on the final files: "
-                f"{self.tracker.final_tests}.")))
+            self.emit(Notice(level="info", stage="verify", message=self.tracker.final_tests))
 
     async def _close_thinking(self) -> None:
         """Close the thinking model once the summary is written; a Stop pressed meanwhile does
@@ -344,7 +328,8 @@ class EngineBase:
         acc, state = self.accounting, self.verification
         outcome = decide_outcome(self.tally.status, self.tally.records, acc.usable,
                                  summary.requirements, state, answered=self.answered(),
-                                 changes_requested=self.tally.changes_requested)
+                                 changes_requested=self.tally.changes_requested,
+                                 cited=bool(self.citations))
         self.emit(self._held(summary, outcome))
         self.emit(RunFinished(status=self.tally.status,  # type: ignore[arg-type]
                               llm_calls=acc.calls, prompt_tokens=acc.prompt_tokens,
@@ -353,24 +338,15 @@ class EngineBase:
                               verification=state.state, verification_line=state.line))
 
     def _held(self, summary: Summary, outcome: str) -> Summary:
-        """``summary`` with its claims of tests and checks held to what ran, its outcome and
-        its verification state."""
+        """``summary`` with the engine's facts: its outcome, verification state and
+        assumptions (the model's prose stays its own, shown under them)."""
         state = self.verification
-        text, replaced = held_to(summary.final_summary, state)
-        text, unmade = held_to_changes(text, state, self.tally.changes_requested)
-        asked = self.tally.changes_requested
-        highlights = [held_to_changes(held_to(line, state)[0], state, asked)[0]
-                      for line in summary.highlights]
-        for said, why in ((replaced, "tests or checks ran or passed"),
-                          (unmade, "the change was made, though no file changed")):
-            if said:
-                self.emit(Notice(level="warning", stage="summarizer", message=(
-                    f"The summary said {why}, which the run does not show; that sentence "
-                    "was replaced by what did happen.")))
-        return dataclasses.replace(summary, final_summary=text, highlights=highlights,
-                                   outcome=outcome, verification=state.state,  # type: ignore[arg-type]
+        sentences = list(state.sentences)
+        if not self.changed_files and not self.citations and outcome == "unverified":
+            sentences.append("The answer cites no line of a file the run read.")
+        return dataclasses.replace(summary, outcome=outcome, verification=state.state,  # type: ignore[arg-type]
                                    verification_line=state.line,
-                                   verification_sentences=list(state.sentences),
+                                   verification_sentences=sentences,
                                    assumptions=list(self.tally.assumptions))
 
     def answered(self) -> bool:
@@ -392,6 +368,21 @@ class EngineBase:
     async def work(self, request: str, previous: dict | None) -> str:
         """The engine's own work; returns the run status."""
         raise NotImplementedError
+
+
+def authoring_stage(settings: Settings, provider: str, caller: StageCaller, workspace: Path,
+                    assists: Assists, related: Callable[[int], str]) -> AuthoringStage | None:
+    """The run's authoring stage as the settings have it (None when files are not written as
+    code): its test command, and how many candidates it samples, how hot and how many at once
+    (one at a time on the offline model)."""
+    if not settings.author_files:
+        return None
+    stage = AuthoringStage(caller, workspace, assists, settings.command_sandbox, related)
+    stage.test_command = settings.test_command
+    stage.candidates = settings.candidates
+    stage.temperature = settings.candidate_temperature
+    stage.parallel = 1 if provider == "embedded" else settings.parallel_calls
+    return stage
 
 
 def _uncancel() -> None:

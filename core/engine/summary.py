@@ -35,9 +35,11 @@ class RunTally:
     # The person's requirements (grounded in their words); the classic loop's is the request.
     requirements: list[str] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)  # requirements the person did not state
+    quotes: dict[str, str] = field(default_factory=dict)  # each requirement's words of the request
     changes_requested: bool = False  # the request asks for files to be created or changed
     verification: VerificationState = field(default_factory=VerificationState)
     answered: bool = False  # the classic loop answered the request itself
+    draft_answer: str = ""  # the draft's answer in words, when it wrote no file
 
     @property
     def phases_completed(self) -> int:
@@ -64,7 +66,7 @@ class RunTally:
         """The requirement checklist, with evidence from the record, and, when it is empty,
         why."""
         entries = account(self.requirements, self.records, self.verification,
-                          self.changes_requested, claimed, self.answered)
+                          self.changes_requested, claimed, self.answered, self.quotes)
         if entries:
             return entries, ""
         return entries, ("every requirement the analysis listed is an assumption (the "
@@ -84,8 +86,10 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
                         context_window: int, language: str = "") -> Summary:
     """The summary from the model, its text for the person asked in ``language``."""
     reports, _ = degraded_reports(tally.records, max(context_window // 3, 1000), tally.goal)
+    changed = sorted({path for r in tally.records for path in r.changed_files})
     instruction = summarizer_instruction(tally.status_line(), reports, tally.requirements,
-                                         verified_line(tally.verification))
+                                         verified_line(tally.verification), changed,
+                                         tally.draft_answer)
     messages = list(base) + [{"role": "user",
                               "content": instruction + language_ask(language, "summarizer")}]
     result = await caller.call("summarizer", messages, "summarizer", SUMMARIZER, parse_summary,

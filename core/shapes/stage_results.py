@@ -58,6 +58,7 @@ class Analysis:
     language: str = ""  # the request's; the engine settles it (``core.engine.language``)
     quotes: list[str] = field(default_factory=list)  # each requirement's words of the request
     assumptions: list[str] = field(default_factory=list)  # requirements the person did not state
+    reading: dict[str, Any] = field(default_factory=dict)  # the model's reading, unchecked
 
     def as_text(self, complexity: bool = True) -> str:
         """The structured request as it enters the execution context; without

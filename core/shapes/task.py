@@ -40,6 +40,7 @@ class Task:
     finished_at: float | None = None
     changed: list[str] = field(default_factory=list)  # files this task's run changed
     estimated_tokens: int = 0
+    candidates: list[dict[str, Any]] = field(default_factory=list)  # versions its write weighed
 
     def move(self, status: TaskStatus) -> None:
         if status not in _TRANSITIONS[self.status]:

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal, Protocol
 
 from core.events import Event, SandboxMark
 
-ApprovalAction = Literal["command", "write", "mcp"]
+if TYPE_CHECKING:
+    from core.tools.gate import Gate
+
+# "read": send a file that looks like a secret; "send": send the workspace's files to a model
+# on another machine.
+ApprovalAction = Literal["command", "write", "mcp", "read", "send"]
 
 
 class Approve(Protocol):
@@ -44,7 +49,9 @@ class RunState:
     """Per-run state shared by every tool call of one run.
 
     ``command_sandbox`` and ``command_network`` are the run's settings of the same names;
-    ``noticed`` holds what the run has already told the person once (see ``sandbox``).
+    ``noticed`` holds what the run has already told the person once (see ``sandbox``);
+    ``gate`` decides what of the workspace may be read and sent (``core/tools/gate.py``),
+    honouring the ``.gitignore`` files unless ``honour_gitignore`` is off.
     """
 
     workspace: Path
@@ -54,6 +61,13 @@ class RunState:
     command_sandbox: str = "auto"
     command_network: bool = False
     noticed: set[str] = field(default_factory=set)
+    honour_gitignore: bool = True
+    gate: "Gate" = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        from core.tools.gate import Gate
+
+        self.gate = Gate(self.workspace, self.honour_gitignore)
 
 
 @dataclass(frozen=True)

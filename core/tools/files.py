@@ -1,4 +1,9 @@
-"""Reading tools: list_files and read_file (writing tools are in ``core/tools/edits.py``)."""
+"""Reading tools: list_files and read_file (writing tools are in ``core/tools/edits.py``).
+
+Both go through the run's gate (``core/tools/gate.py``): what the ignore files exclude is not
+listed and cannot be read; a file that looks like a secret is listed as held back, and
+reading it gives the held-back note instead of its content.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from typing import Annotated, BinaryIO
 
 from core.tools import paths
 from core.tools.base import ToolContext, ToolError
+from core.tools.gate import HELD, Gate
 from core.tools.registry import Limit, PathArg, tool
 
 READ_CAP = 64 * 1024
@@ -35,20 +41,23 @@ async def list_files(ctx: ToolContext, path: PathArg = ".",
         max_entries: Stop after this many entries.
     """
     target = paths.resolve(ctx.run.workspace, path)
+    gate = ctx.run.gate
     if not target.exists:
         raise paths.not_found(target, "folder")
+    gate.refuse_ignored(target.rel, target.is_dir)
     if not target.is_dir:  # a file named where a folder was meant: say what it is
         size = await asyncio.to_thread(lambda: target.real.stat().st_size)
         return (f"{target.rel} ({size:,} bytes) is a file, not a folder; read_file shows its "
                 "content")
-    return await asyncio.to_thread(_list, target, pattern, recursive, max_entries)
+    return await asyncio.to_thread(_list, gate, target, pattern, recursive, max_entries)
 
 
-def _list(target: paths.Resolved, pattern: str | None, recursive: bool, limit: int) -> str:
+def _list(gate: Gate, target: paths.Resolved, pattern: str | None, recursive: bool,
+          limit: int) -> str:
     shown: list[str] = []
     more = False
     visited = 0
-    for rel, entry in _walk(target.real, target.root, recursive):
+    for rel, entry in gate.walk(target.rel, recursive):
         visited += 1
         if visited > SCAN_LIMIT:
             more = True
@@ -59,7 +68,7 @@ def _list(target: paths.Resolved, pattern: str | None, recursive: bool, limit: i
         if len(shown) == limit:
             more = True
             break
-        shown.append(_describe(rel, entry))
+        shown.append(_describe(gate, rel, entry))
     where = target.rel if target.rel != "." else "the workspace root"
     if not shown:
         return f"no entries match {pattern!r} in {where}" if pattern else f"{where} is empty"
@@ -69,32 +78,15 @@ def _list(target: paths.Resolved, pattern: str | None, recursive: bool, limit: i
     return "\n".join(shown)
 
 
-def listed(folder: os.PathLike[str] | str) -> list[os.DirEntry[str]]:
-    """A folder's entries by name, without the skipped folders; none when it cannot be read."""
-    try:
-        with os.scandir(folder) as scan:
-            return sorted((e for e in scan if e.name not in paths.IGNORED_DIRS),
-                          key=lambda item: item.name)
-    except OSError:
-        return []
-
-
-def _walk(folder: os.PathLike[str] | str, root: os.PathLike[str] | str, recursive: bool
-          ) -> Iterator[tuple[str, os.DirEntry[str]]]:
-    for entry in listed(folder):
-        rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
-        yield rel, entry
-        if recursive and entry.is_dir(follow_symlinks=False):
-            yield from _walk(entry.path, root, recursive)
-
-
-def _describe(rel: str, entry: os.DirEntry[str]) -> str:
+def _describe(gate: Gate, rel: str, entry: os.DirEntry[str]) -> str:
     try:
         if entry.is_symlink():
             return f"{rel} -> {os.readlink(entry.path)}"
         if entry.is_dir(follow_symlinks=False):
             return f"{rel}/"
-        return f"{rel}  ({entry.stat(follow_symlinks=False).st_size:,} bytes)"
+        size = f"{entry.stat(follow_symlinks=False).st_size:,} bytes"
+        held = gate.secret_name(rel)
+        return f"{rel}  ({size}; {HELD} ({held}))" if held else f"{rel}  ({size})"
     except OSError:
         return rel
 
@@ -113,11 +105,17 @@ async def read_file(ctx: ToolContext, path: PathArg,
         end_line: Last line to show (inclusive); default the end of the file.
     """
     target = paths.require_file(ctx.run.workspace, path)
+    gate = ctx.run.gate
+    gate.refuse_ignored(target.rel)
     if start_line is not None and end_line is not None and end_line < start_line:
         raise ToolError(f"end_line ({end_line}) is before start_line ({start_line})")
     text = await asyncio.to_thread(_read, target, start_line or 1, end_line)
+    held = await asyncio.to_thread(gate.secret, target.rel, text)
+    if held:
+        raise ToolError(gate.held_entry(target.rel, held) + ": its content is not sent to the "
+                        "model; the person can allow it by naming the file in the request")
     ctx.run.read_paths.add(target.rel)
-    return text
+    return gate.release(target.rel, text)
 
 
 def _read(target: paths.Resolved, start: int, end: int | None) -> str:

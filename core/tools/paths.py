@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.tools.base import ToolError
+from core.tools.ignore import IgnoreRules
 
 # Folders no tool lists, searches, copies or reports changes in: version control, installed
 # packages, and the caches Python's tools leave behind (a test command's .pytest_cache is not
@@ -151,18 +152,20 @@ def not_found(target: Resolved, what: str = "file") -> ToolError:
 
 
 def same_name(root: Path, name: str) -> list[str]:
-    """The workspace paths (folders end with "/") whose last part is ``name``, in walk order;
-    at most ``NAME_SCAN`` entries are looked at."""
+    """The workspace paths (folders end with "/") whose last part is ``name``, in walk order,
+    but what the ignore files exclude; at most ``NAME_SCAN`` entries are looked at."""
+    rules = IgnoreRules(root)
     found: list[str] = []
     seen = 0
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS)
+        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS
+                         and not rules.reason(_relative(os.path.join(folder, d), root), True))
         for entry in [*dirs, *sorted(files)]:
             seen += 1
             if seen > NAME_SCAN:
                 return found
-            if entry == name:
-                rel = _relative(os.path.join(folder, entry), root)
+            rel = _relative(os.path.join(folder, entry), root)
+            if entry == name and not rules.reason(rel, entry in dirs):
                 found.append(rel + ("/" if entry in dirs else ""))
     return found
 

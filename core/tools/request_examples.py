@@ -1,4 +1,5 @@
-"""Whether a Python file meets the examples a request states (``core.tools.stated_examples``).
+"""Whether a Python file meets the examples a request states (``core.shapes.reading.Example``,
+from the request's reading).
 
 The calls run against a candidate file in a sandboxed copy of the workspace; nothing reaches
 the workspace.
@@ -15,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.tools import scratch
-from core.tools.stated_examples import Example, stated_examples
+from core.shapes.reading import Example
 from core.tools.test_runs import TestRun
 
-__all__ = ["Example", "ExampleRun", "examples_for", "run_examples", "stated_examples"]
+__all__ = ["Example", "ExampleRun", "examples_for", "run_examples"]
 
 TIMEOUT_S = 20
 PER_CALL_S = 5

@@ -3,7 +3,9 @@
 Both engines follow one set of rules, so their output is identical: Python regex syntax
 (a pattern ripgrep cannot run falls back to Python); a leading UTF-8 BOM dropped; text
 printed as UTF-8 with invalid bytes shown as U+FFFD; hidden files included; folders in
-``IGNORED_DIRS`` skipped; symlinks not followed; files with a NUL byte in their first
+``IGNORED_DIRS`` and what the run's gate keeps out of view (the ignore files) skipped; files
+the gate holds back as secrets (by name, or a credential in the lines that would be shown)
+named as held back, their lines not shown; symlinks not followed; files with a NUL byte in their first
 8 KiB or larger than 20 MiB skipped; a match is reported as ``path:line:text`` with lines
 longer than 300 characters cut; results sorted by path and line, the first
 ``max_results`` kept.
@@ -29,6 +31,7 @@ from typing import Annotated
 from core.tools import paths
 from core.tools.base import ToolContext, ToolError
 from core.tools.enclosing import enclosing
+from core.tools.gate import Gate
 from core.tools.registry import Limit, PathArg, tool
 
 MAX_FILE_SIZE = 20 * 1024 * 1024
@@ -66,25 +69,43 @@ async def search_code(ctx: ToolContext, pattern: Annotated[str, Limit(min_length
     target = paths.resolve(ctx.run.workspace, path)
     if not target.exists:
         raise paths.not_found(target, "path")
+    gate = ctx.run.gate
+    gate.refuse_ignored(target.rel, target.is_dir)
     accept = glob_matcher(glob)
     found: Collector | None = None
     executable = ripgrep()
     if executable:
-        found = await _ripgrep(executable, target, pattern, glob, accept, max_results)
+        found = await _ripgrep(executable, target, pattern, glob, accept,
+                               Collector(max_results, gate))
     if found is None:
-        found = await asyncio.to_thread(_python, target, regex, accept, max_results)
-    return found.render(pattern, target.rel, target.root)
+        found = await asyncio.to_thread(_python, target, regex, accept,
+                                        Collector(max_results, gate))
+    return await asyncio.to_thread(found.render, pattern, target.rel, target.root)
 
 
 class Collector:
-    """Keeps the ``limit`` smallest matches by (path, line) and counts the rest."""
+    """Keeps the ``limit`` smallest matches by (path, line) and counts the rest; a file the
+    gate keeps out of view is skipped, one named as a secret held back."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, gate: Gate) -> None:
         self.limit = limit
+        self.gate = gate
         self.total = 0
         self._items: list[Match] = []
+        self._files: dict[str, str] = {}  # path → "" (searched), "ignored" or why held back
+        self.held: dict[str, str] = {}  # path → its held-back note
+
+    def _judged(self, rel: str) -> str:
+        if rel not in self._files:
+            why = "ignored" if self.gate.ignored(rel) else self.gate.secret_name(rel)
+            self._files[rel] = why
+            if why and why != "ignored":
+                self.held[rel] = self.gate.held_entry(rel, why)
+        return self._files[rel]
 
     def add(self, rel: str, number: int, line: str) -> None:
+        if self._judged(rel):
+            return
         self.total += 1
         text = line.removesuffix("\r")
         if len(text) > LINE_CAP:
@@ -93,10 +114,25 @@ class Collector:
         if len(self._items) >= 4 * self.limit + 1000:
             self._items = heapq.nsmallest(self.limit, self._items)
 
-    def render(self, pattern: str, where: str, root: Path) -> str:
+    def _shown(self) -> list[Match]:
+        """The first matches, without those of a file whose shown lines hold a secret."""
         first = heapq.nsmallest(self.limit, self._items)
+        by_file: dict[str, list[str]] = {}
+        for rel, _, text in first:
+            by_file.setdefault(rel, []).append(text)
+        for rel, lines in by_file.items():
+            why = self.gate.secret(rel, "\n".join(lines))
+            if why:
+                self.held[rel] = self.gate.held_entry(rel, why)
+                self.total -= len(lines)
+        return [match for match in first if match[0] not in self.held]
+
+    def render(self, pattern: str, where: str, root: Path) -> str:
+        first = self._shown()
+        held = [self.held[rel] for rel in sorted(self.held)]
         if not first:
-            return f"no matches for {pattern!r} in {where}"
+            return "\n".join([f"no matches for {pattern!r} in {where}"] + (
+                [f"Not shown: {'; '.join(held)}."] if held else []))
         names = {path: _definitions(root, path) for path, _, _ in first if path.endswith(".py")}
         lines = []
         for path, number, text in first:
@@ -110,6 +146,11 @@ class Collector:
             files = len({path for path, _, _ in first})
             lines.append(f"({self.total} matching line{'s' * (self.total != 1)} in {files} "
                          f"file{'s' * (files != 1)})")
+        if held:
+            lines.append(f"Not shown: {'; '.join(held)}.")
+        for path in dict.fromkeys(path for path, _, _ in first):
+            self.gate.release(path, next(line for line in lines
+                                         if line.startswith(f"{path}:")))
         return "\n".join(lines)
 
 
@@ -152,9 +193,8 @@ def _is_text(real: str) -> bool:
 
 
 def _python(target: paths.Resolved, regex: re.Pattern[str], accept: Callable[[str], bool],
-            limit: int) -> Collector:
-    found = Collector(limit)
-    for rel, real in _files(target):
+            found: Collector) -> Collector:
+    for rel, real in _files(target, found.gate):
         if not accept(rel):
             continue
         try:
@@ -173,28 +213,23 @@ def _python(target: paths.Resolved, regex: re.Pattern[str], accept: Callable[[st
     return found
 
 
-def _files(target: paths.Resolved) -> Iterator[tuple[str, str]]:
-    root = str(target.root)
+def _files(target: paths.Resolved, gate: Gate) -> Iterator[tuple[str, str]]:
     if not target.is_dir:
         if os.path.getsize(target.real) <= MAX_FILE_SIZE:
             yield target.rel, str(target.real)
         return
-    for folder, dirs, names in os.walk(target.real):
-        dirs[:] = sorted(d for d in dirs if d not in paths.IGNORED_DIRS
-                         and not os.path.islink(os.path.join(folder, d)))
-        for name in sorted(names):
-            real = os.path.join(folder, name)
-            try:
-                if (name in paths.IGNORED_DIRS or os.path.islink(real)
-                        or not os.path.isfile(real) or os.path.getsize(real) > MAX_FILE_SIZE):
-                    continue
-            except OSError:
+    for rel, entry in gate.walk(target.rel):
+        try:
+            if entry.is_symlink() or not entry.is_file(follow_symlinks=False) \
+                    or entry.stat(follow_symlinks=False).st_size > MAX_FILE_SIZE:
                 continue
-            yield os.path.relpath(real, root).replace(os.sep, "/"), real
+        except OSError:
+            continue
+        yield rel, entry.path
 
 
 async def _ripgrep(executable: str, target: paths.Resolved, pattern: str, glob: str | None,
-                   accept: Callable[[str], bool], limit: int) -> Collector | None:
+                   accept: Callable[[str], bool], found: Collector) -> Collector | None:
     """Matches found by ripgrep, or None when it cannot run this search."""
     args = [executable, "--no-config", "--no-ignore", "--hidden", "--text", "--null",
             "--line-number", "--with-filename", "--no-heading",
@@ -207,7 +242,6 @@ async def _ripgrep(executable: str, target: paths.Resolved, pattern: str, glob: 
     proc = await asyncio.create_subprocess_exec(
         *args, cwd=target.root, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-    found = Collector(limit)
     texts: dict[str, bool] = {}
     try:
         assert proc.stdout is not None

@@ -19,7 +19,7 @@ from typing import Any
 
 from core.events import FileChanged
 from core.tools.base import ToolContext, ToolManager, ToolResult, WrappedTools
-from core.tools.files import listed
+from core.tools.gate import Gate
 
 SCAN_LIMIT = 5_000
 READING = frozenset({"list_files", "read_file", "search_code"})
@@ -27,13 +27,14 @@ WRITING = frozenset({"write_file", "edit_file"})
 Fingerprint = dict[str, tuple[int, int]]
 
 
-def fingerprint(root: Path, limit: int = SCAN_LIMIT) -> Fingerprint:
+def fingerprint(gate: Gate, limit: int = SCAN_LIMIT) -> Fingerprint:
     """Each regular file's (size, mtime in ns), by workspace-relative posix path; the tools'
-    skipped folders and symlinks are left out."""
+    skipped folders, what the ignore files exclude and symlinks are left out."""
+    root = gate.root
     found: Fingerprint = {}
     folders: deque[Path] = deque([root])
     while folders and len(found) < limit:
-        for entry in listed(folders.popleft()):
+        for entry in gate.entries(folders.popleft()):
             if entry.is_dir(follow_symlinks=False):
                 folders.append(Path(entry.path))
             elif entry.is_file(follow_symlinks=False):
@@ -65,15 +66,15 @@ class WatchedTools(WrappedTools):
             for watching in self._watching:
                 watching.update(self.inner.written_paths(name, arguments))
             return await self.inner.execute(name, arguments, ctx)
-        root = ctx.run.workspace
-        before = await asyncio.to_thread(fingerprint, root)
+        gate = ctx.run.gate
+        before = await asyncio.to_thread(fingerprint, gate)
         written: set[str] = set()
         self._watching.append(written)
         try:
             result = await self.inner.execute(name, arguments, ctx)
         finally:
             self._watching.remove(written)
-        after = await asyncio.to_thread(fingerprint, root)
+        after = await asyncio.to_thread(fingerprint, gate)
         for path, change, size in changed(before, after):
             if path not in written:
                 ctx.emit(FileChanged(path=path, change=change, bytes=size,  # type: ignore[arg-type]

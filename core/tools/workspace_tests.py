@@ -2,7 +2,10 @@
 
 A workspace with ``test_*.py`` / ``*_test.py`` files or a ``tests/`` folder has tests; the
 planner is told the command that runs them, and the outcome of a test command that ran is a
-fact for the judge.
+fact for the judge. They run with the runner they are written for (``test_runner``): the
+``test_command`` setting when it is set; pytest when pytest can run (the workspace's own
+``.venv`` or ``venv`` with pytest in it, else this Python's); unittest for tests written for
+it when pytest cannot; and no runner, with the reason, for pytest-style tests without pytest.
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ import os
 import re
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from core.tools.files import listed
+from core.tools.gate import Gate
 
 SCAN_LIMIT = 2_000
 TEST_FILE = re.compile(r"^(test_.+|.+_test)\.py$")
@@ -34,11 +38,12 @@ def is_test_file(path: str) -> bool:
 
 def has_tests(workspace: Path) -> bool:
     """Whether the workspace holds Python tests (a bounded scan that skips the tools'
-    skipped folders)."""
+    skipped folders and what the ignore files exclude)."""
+    gate = Gate(workspace)
     seen = 0
-    folders = [workspace]
+    folders = [gate.root]
     while folders and seen < SCAN_LIMIT:
-        for entry in listed(folders.pop()):
+        for entry in gate.entries(folders.pop()):
             seen += 1
             if entry.is_dir(follow_symlinks=False):
                 if entry.name == "tests":
@@ -49,13 +54,73 @@ def has_tests(workspace: Path) -> bool:
     return False
 
 
-def tests_command() -> str:
-    """The command that runs the workspace's tests with this Python (pytest when it is
-    installed, else unittest's discovery)."""
-    python = "python3" if getattr(sys, "frozen", False) else shlex.quote(sys.executable)
-    if not getattr(sys, "frozen", False) and importlib.util.find_spec("pytest") is not None:
-        return f"{python} -m pytest -q"
-    return f"{python} -m unittest discover -q"
+@dataclass(frozen=True)
+class Runner:
+    """How the workspace's tests run: the shell ``command`` ("" when none can), the runner's
+    ``name`` as a person reads it, and why none can (``problem``)."""
+
+    command: str
+    name: str
+    problem: str = ""
+
+
+VENVS = (".venv", "venv")
+PYTEST_STYLE = re.compile(r"^(?:import pytest|from pytest |def test_\w*\()", re.MULTILINE)
+
+
+def _venv_python(workspace: Path) -> str:
+    """The workspace's own virtualenv's Python when pytest is installed in it, else ""."""
+    for name in VENVS:
+        python = workspace / name / "bin" / "python"
+        if python.is_file() and any((workspace / name).glob("lib/python3*/site-packages/pytest")):
+            return str(python)
+    return ""
+
+
+def _pytest_style(workspace: Path) -> bool:
+    """Whether a test module of the workspace is written for pytest (plain test functions or
+    an import of pytest), not only unittest's classes."""
+    gate = Gate(workspace)
+    seen = 0
+    folders = [gate.root]
+    while folders and seen < SCAN_LIMIT:
+        for entry in gate.entries(folders.pop()):
+            seen += 1
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(Path(entry.path))
+            elif is_test_file(Path(entry.path).relative_to(gate.root).as_posix()):
+                try:
+                    text = Path(entry.path).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if PYTEST_STYLE.search(text[:200_000]):
+                    return True
+    return False
+
+
+def test_runner(workspace: Path, command: str = "") -> Runner:
+    """The runner of the workspace's tests (see the module's docstring); ``command``: the
+    ``test_command`` setting."""
+    if command.strip():
+        return Runner(command.strip(), f"`{command.strip()[:60]}`")
+    frozen = getattr(sys, "frozen", False)
+    own = _venv_python(workspace)
+    if own:
+        return Runner(f"{shlex.quote(own)} -m pytest -q", "pytest (the workspace's virtualenv)")
+    python = "python3" if frozen else shlex.quote(sys.executable)
+    if not frozen and importlib.util.find_spec("pytest") is not None:
+        return Runner(f"{python} -m pytest -q", "pytest")
+    if _pytest_style(workspace):
+        return Runner("", "pytest", "the workspace's tests are written for pytest, and pytest "
+                                    "is installed neither here nor in a .venv of the workspace")
+    return Runner(f"{python} -m unittest discover -q", "unittest")
+
+
+def tests_command(workspace: Path | None = None, command: str = "") -> str:
+    """The command that runs the workspace's tests ("" when none can)."""
+    if workspace is None:
+        return test_runner(Path("."), command).command
+    return test_runner(workspace, command).command
 
 
 def is_tests_command(command: str) -> bool:
@@ -81,5 +146,8 @@ def tests_hint(workspace: Path) -> str:
     """A line for the model when the workspace has tests ("" when it has none)."""
     if not has_tests(workspace):
         return ""
-    return (f"The workspace has tests: run them with run_command `{tests_command()}` after "
+    runner = test_runner(workspace)
+    if not runner.command:
+        return f"The workspace has tests, but they cannot run here: {runner.problem}."
+    return (f"The workspace has tests: run them with run_command `{runner.command}` after "
             "changing code; what they say is checked.")

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.requests import asks_for_changes
 from tests.support.script import (
     analysis, authored, judge, one_file_workspace, plan, run, summary, task, think)
 
@@ -130,14 +129,3 @@ def test_the_judge_gets_the_facts_of_a_write_and_of_the_tests(ws: Path) -> None:
     assert events[-1].outcome != "succeeded" and events[-1].verification == "failing"
     assert (ws / "textutils.py").read_text() == wrong
 
-
-@pytest.mark.parametrize("text, asks", [
-    ("Add a function is_prime(n) to mathtools.py", True),
-    ("Fix the bug in stats.py so the tests pass", True),
-    ("Which version does setup.cfg declare? Do not change any file.", False),
-    ("What does add() return?", False),
-    ("把 config.py 里的端口改成 8080", True),
-    ("这个项目的版本号是多少？不要修改任何文件。", False),
-])
-def test_which_requests_ask_for_changes(text: str, asks: bool) -> None:
-    assert asks_for_changes(text) is asks

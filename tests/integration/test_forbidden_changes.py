@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from core.engine.requests import forbidden_changes
 from tests.support.script import analysis, judge, one_file_workspace, plan, run, summary, task
 
 BANK = ("class Account:\n    def withdraw(self, amount):\n        if amount < 0:\n"
@@ -54,14 +53,6 @@ def test_the_classic_loop_refuses_it_too(ws: Path) -> None:
     assert (write.status, write.error) == ("failed", REFUSED)
 
 
-@pytest.mark.parametrize("text, words", [
-    (ASK, "Do not change any file"),
-    ("这个项目的版本号是多少？不要修改任何文件。", "不要修改任何文件"),
-    ("The tests in test_stats.py fail. Fix the bug. Do not change the tests.", ""),
-    ("What does add() return?", ""),
-])
-def test_which_requests_forbid_changes(text: str, words: str) -> None:
-    assert forbidden_changes(text) == words
 
 
 def test_the_classic_loop_answers_a_question_with_the_files_in_view(ws: Path) -> None:

@@ -19,7 +19,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from core.engine.requests import named_files, new_files
 from core.engine.build import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
@@ -123,19 +122,4 @@ def test_a_request_that_forbids_changes_gets_no_write_from_the_engine(tmp_path: 
                 if t["tool"] == "write_file"]
 
 
-def test_named_files_are_the_workspace_files_a_text_names(tmp_path: Path) -> None:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.py").write_text("")
-    (tmp_path / "query.py").write_text("")
-    (tmp_path / "test_query.py").write_text("")
-    (tmp_path.parent / "outside.py").write_text("")
-    text = ("Implement parse_query in query.py (see src/app.py, test_query.py, ../outside.py, "
-            "missing.py, e.g. this); query.py again.")
-    assert named_files(text, tmp_path) == ["query.py", "src/app.py"]
 
-
-def test_new_files_are_the_files_a_text_names_that_do_not_exist_yet(tmp_path: Path) -> None:
-    (tmp_path / "config.py").write_text("")
-    text = ("Set the port in config.py, then write NOTES.md and docs/usage.md; call str.split "
-            "and Money.add, e.g. this; add test_notes.py and ../outside.md; NOTES.md again.")
-    assert new_files(text, tmp_path) == ["NOTES.md", "docs/usage.md"]

@@ -26,6 +26,27 @@ def analysis(goal: str = "Do the work", phases: int = 1, questions: list[str] | 
     return {"tool": "request_analyser", "arguments": args}
 
 
+def reading(kind: str = "change", *, change: tuple[str, ...] = (), create: tuple[str, ...] = (),
+            read: tuple[str, ...] = (), forbid: tuple[str, ...] = (),
+            examples: tuple[str, ...] = (), renames: tuple[tuple[str, str], ...] = (),
+            tools: tuple[str, ...] = (), quotes: dict[str, str] | None = None) -> dict[str, Any]:
+    """The reading fields of an analysis (``analysis(..., **reading(...))``): each file's quote
+    is its path unless ``quotes`` gives one (by path, example code, tool or old name)."""
+    said = quotes or {}
+    files = [{"path": path, "role": role, "quote": said.get(path, path)}
+             for role, paths in (("change", change), ("create", create), ("read", read),
+                                 ("forbid", forbid)) for path in paths]
+    fields: dict[str, Any] = {"kind": kind, "files": files,
+                              "examples": [{"code": code, "quote": said.get(code, "")}
+                                           for code in examples]}
+    if renames:
+        fields["renames"] = [{"old": old, "new": new, "quote": said.get(old, "")}
+                             for old, new in renames]
+    if tools:
+        fields["tools"] = [{"name": name, "quote": said.get(name, "")} for name in tools]
+    return fields
+
+
 def phases(*specs: tuple[int, str, list[int]] | tuple[int, str, list[int], int],
            first_tasks: list[dict[str, Any]] | None = None) -> Reply:
     """A phase plan with the required fields; ids and dependencies only where they differ from

@@ -95,11 +95,12 @@ class Assists:
         return authored
 
     # answering (the classic loop)
-    def reminder(self, owes: bool, request: str, workspace: Path) -> tuple[str, str] | None:
-        """The reminder to write (the message for the model, the file it names), once."""
+    def reminder(self, owes: bool, files: tuple[str, ...]) -> tuple[str, str] | None:
+        """The reminder to write (the message for the model, the file it names), once;
+        ``files``: the request's target files."""
         if not owes or not self.on("write_reminder") or self.fired.get("write_reminder"):
             return None
-        return write_reminder.reminder(request, workspace)
+        return write_reminder.reminder(files)
 
     # executing
     def program_note(self, program: str) -> str:

@@ -10,9 +10,6 @@ asked to implement.)
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from core.engine.requests import named_files
 
 
 def write_nudge(path: str) -> str:
@@ -24,7 +21,7 @@ def write_nudge(path: str) -> str:
             "If it cannot be done, answer why.")
 
 
-def reminder(request: str, workspace: Path) -> tuple[str, str]:
-    """(the message for the model, the file it names or "the files")."""
-    files = named_files(request, workspace)
+def reminder(files: tuple[str, ...]) -> tuple[str, str]:
+    """(the message for the model, the first of the request's target ``files`` or "the
+    files")."""
     return write_nudge(files[0] if files else ""), files[0] if files else "the files"

@@ -4,9 +4,13 @@ A block's file is the path the reply names for it (``blocks``): it must stay ins
 workspace (``core.tools.paths.resolve``: no ``..`` out, no absolute path elsewhere, no symlink
 out) and outside the folders the tools skip; then it is the file shown in the prompt with
 that path, or the one shown file it stands for (``same_path``: ``x.py`` for ``src/x.py``), or
-a new file. A block without a name goes to the only file shown when the prompt showed one,
+a new file (an existing file the prompt did not show whole is not written over). A block without a name goes to the only file shown when the prompt showed one,
 or, when it is the reply's only block, to the file the engine asked the draft for
-(``writing``); otherwise it is reported, not guessed. A block the reply ends inside (cut off) is never
+(``writing``); otherwise it is reported, not guessed. The model's path is read as it meant it
+when the request targets one file (``targets``): a reply of one block is that file, whatever
+path precedes it, and a block whose path is neither a file of the workspace nor asked for is
+that file when no other block gives it (a small model copies the format example's path); a
+note says so. A block the reply ends inside (cut off) is never
 taken. When a file is given in several blocks, one that names it beats one that does not; of
 those, the last that defines (``def``/``class`` at the top) a name the file defines now is
 taken (the implementation, not a usage example after it), else the last. A block whose
@@ -36,6 +40,8 @@ class Drafted:
     files: dict[str, str] = field(default_factory=dict)  # relative path → new content
     unchanged: list[str] = field(default_factory=list)  # given with the content they had
     refused: list[str] = field(default_factory=list)  # one line per block not taken
+    answer: str = ""  # the reply, when it holds no code block (an answer in words)
+    notes: list[str] = field(default_factory=list)  # a block read as another file than it named
 
     @property
     def note(self) -> str:
@@ -43,24 +49,34 @@ class Drafted:
         return "; ".join(self.refused)
 
 
-def drafted_files(reply: str, workspace: Path, listing: Listing, writing: str = "") -> Drafted:
+def drafted_files(reply: str, workspace: Path, listing: Listing, writing: str = "",
+                  targets: list[str] | tuple[str, ...] = ()) -> Drafted:
     """The whole files of ``reply``, for the workspace whose files ``listing`` showed;
-    ``writing``: the file the draft was asked for, if any."""
+    ``writing``: the file the draft was asked for, if any; ``targets``: the files the
+    request asks to change or create."""
     drafted = Drafted()
     blocks = code_blocks(reply)
     if not blocks:
         drafted.refused.append("the reply holds no fenced code block")
+        drafted.answer = reply.strip()
         return drafted
     shown = {f.path: f.text for f in listing.files}
-    targets: dict[str, list[tuple[int, CodeBlock]]] = {}
+    by_file: dict[str, list[tuple[int, CodeBlock]]] = {}
+    aimed = list(dict.fromkeys(targets))
+    named = {b.path for b in blocks if b.path}
     for number, block in enumerate(blocks, 1):
         try:
             sole = writing if len(blocks) == 1 else ""
-            targets.setdefault(target(block, workspace, list(shown), sole), []).append(
-                (number, block))
+            rel = target(block, workspace, list(shown), sole)
+            meant = _meant(rel, block, len(blocks), aimed, list(shown), named, workspace)
+            if meant != rel:
+                drafted.notes.append(f"the reply named {block.path or 'no file'} for block "
+                                     f"{number}; it is read as {meant}, the file the request "
+                                     "asks for")
+            by_file.setdefault(meant, []).append((number, block))
         except Refused as refused:
             drafted.refused.append(f"block {number}: {refused}")
-    for rel, given in targets.items():
+    for rel, given in by_file.items():
         number, block = _pick(given, shown.get(rel, ""))
         if len(given) > 1:
             drafted.refused.append(f"{rel} was given in blocks {_numbers(given)}; block "
@@ -71,6 +87,18 @@ def drafted_files(reply: str, workspace: Path, listing: Listing, writing: str = 
         else:
             drafted.files[rel] = block.body
     return drafted
+
+
+def _meant(rel: str, block: CodeBlock, count: int, aimed: list[str], shown: list[str],
+           named: set[str | None], workspace: Path) -> str:
+    """The file a block is for, as the model meant it (see the module's docstring)."""
+    if len(aimed) != 1 or rel == aimed[0]:
+        return rel
+    target_file = aimed[0]
+    if count == 1:
+        return target_file
+    unasked = rel not in shown and not (workspace / rel).exists()
+    return target_file if unasked and target_file not in named else rel
 
 
 def _defined(text: str) -> set[str]:
@@ -115,4 +143,7 @@ def target(block: CodeBlock, workspace: Path, shown: list[str], sole: str = "") 
     matches = [path for path in shown if same_path(block.path, path)]
     if len(matches) > 1:
         raise Refused(f"{block.path} could be any of {', '.join(matches)}; not taken")
+    if not matches and resolved.exists:
+        raise Refused(f"{block.path} was not shown whole (too large, held back or ignored); "
+                      "not taken")
     return matches[0] if matches else resolved.rel

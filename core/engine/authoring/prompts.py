@@ -1,12 +1,10 @@
 """What the authoring stage says to the model: every prompt that writes code begins with the
 person's own words.
 
-Three forms: the draft of a file the one-shot reply did not give (``plain_messages``: the
-person's words, the file, the reply format, as the model alone would be asked), a later write
-(``authoring_messages``: the person's words first, then the file, then what this step must do
-in the plan's words, marked as the plan's and second to the person's), and a repair
-(``repair_messages``: the person's words, the file as written, what the engine's checks found
-wrong). The structured request, the goal and other paraphrases of the request never reach
+Two forms: the draft of a file the one-shot reply did not give (``plain_messages``: the
+person's words, the file, the reply format, as the model alone would be asked), and a later
+write (``authoring_messages``: the person's words first, then the file, then what this step
+must do in the plan's words, marked as the plan's and second to the person's). The structured request, the goal and other paraphrases of the request never reach
 these calls: a small model follows a paraphrase over the words it paraphrases.
 """
 
@@ -133,16 +131,6 @@ def authoring_messages(step: WriteStep) -> list[Message]:
                      "ask to change.")
     return [{"role": "system", "content": AUTHOR_SYSTEM},
             {"role": "user", "content": "\n\n".join(parts)}]
-
-
-def repair_messages(words: str, path: str, written: str, found: list[str]) -> list[Message]:
-    """A repair of ``written`` (a candidate for ``path``) after the engine's checks found
-    ``found`` wrong: the person's words, the file, what failed."""
-    listed = "\n".join(f"- {line}" for line in found)
-    user = (f"Request:\n{words_of(words)}\n\n{_shown(path, written)}\n\n"
-            f"This version of {path} was run against checks, and these failed:\n{listed}\n\n"
-            f"Fix {path} so that it does what the request says. " + _reply_form(path))
-    return [{"role": "system", "content": AUTHOR_SYSTEM}, {"role": "user", "content": user}]
 
 
 def fix_request(path: str, wrong: list[str], edits: bool) -> str:

@@ -35,6 +35,7 @@ class Candidate:
     evidence: Evidence = field(default_factory=Evidence)
     notes: tuple[str, ...] = ()
     program: str = ""
+    tried: tuple[dict[str, object], ...] = ()  # the versions weighed (``candidates``), if any
 
     def diff(self) -> str:
         """The unified diff from the file as it is to the candidate."""

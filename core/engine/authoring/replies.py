@@ -115,3 +115,17 @@ def _shift(window: list[str], wanted: list[str]) -> str | None:
 
 def _indent(line: str, prefix: str) -> str:
     return prefix + line if line.strip() else line
+
+
+TOKENS_PER_CHAR = 1 / 3.2
+MAX_AUTHOR_TOKENS = 6_000
+MIN_AUTHOR_TOKENS = 1_600
+
+
+def author_tokens(old: str | None, edits: bool) -> int:
+    """A reply limit that fits the file: the whole file again with room to grow, or a few
+    search/replace blocks."""
+    if edits:
+        return 1_500
+    size = len(old or "")
+    return min(MAX_AUTHOR_TOKENS, max(MIN_AUTHOR_TOKENS, int(size * TOKENS_PER_CHAR * 2) + 800))

@@ -9,9 +9,9 @@ not name, and every later write, gets the person's words first, then the file, t
 plan's words for the step (``prompts.authoring_messages``). A reply that does not parse or
 uses names nothing defines is sent back once (``fix_request``).
 
-Then the engine gathers evidence (``evidence``): it parses, and the workspace's own tests
-with it in place. When a check fails, one repair call is made (``prompts.repair_messages``),
-and the repair is taken only when its evidence is better.
+Then the engine gathers evidence (``evidence``): it parses, the workspace's own tests with it
+in place, the request's examples. When a check that can weigh versions fails, more samples of
+the same prompt are asked and the one the checks prefer is kept (``candidates``).
 A later write replaces what the run wrote before only on better evidence: the draft is the
 floor. The stage writes nothing: the task runner writes the candidate and reports back
 (``accepted``), so approval, undo and events stay with the tools.
@@ -25,60 +25,72 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.engine.assists import Assists
-from core.engine.authoring.draft import oneshot_messages, reply_tokens, show_file
+from core.engine.authoring.draft import draft_targets, oneshot_messages, reply_tokens, \
+    show_file
 from core.engine.authoring.draft_reply import Drafted, drafted_files
 from core.engine.authoring.evidence import Evidence
+from core.engine.authoring.candidates import runs_checks, sampled
 from core.engine.authoring.prompts import WriteStep, authoring_messages, fix_request, \
-    plain_messages, repair_messages
+    plain_messages
 from core.engine.authoring.records import Candidate, FileRecord, WriteContext
-from core.engine.authoring.replies import Authored, search_replace, whole_file
-from core.engine.execution.kept_inputs import KeptInputs, kept_refusal
-from core.engine.requests import mentions, named_files, new_files
+from core.engine.authoring.replies import Authored, author_tokens, search_replace, whole_file
+from core.engine.execution.kept_inputs import KeptInputs
 from core.engine.stages.caller import StageCaller
 from core.events import Notice
 from core.llm.base import CallOptions, Message, ModelError
+from core.shapes.reading import Reading
 from core.tools.code_checks import is_python, new_faults, problems, syntax_error
 from core.tools.current_text import current_text
 from core.tools.request_examples import Example, ExampleRun, examples_for, run_examples
 from core.tools.test_runs import run_tests
+from core.tools.gate import Gate
 from core.tools.text_files import Listing, collect
 from core.tools.workspace_tests import has_tests
 
 SEARCH_REPLACE_CHARS = 12_000  # a longer file is changed with search/replace blocks
-TOKENS_PER_CHAR = 1 / 3.2
-MAX_AUTHOR_TOKENS = 6_000
-MIN_AUTHOR_TOKENS = 1_600
 EARLIER_SHOWN = 3
 
 
 class AuthoringStage:
     def __init__(self, caller: StageCaller, workspace: Path, assists: Assists,
-                 sandbox_mode: str, context: Callable[[int], WriteContext]) -> None:
+                 sandbox_mode: str, related: Callable[[int], str]) -> None:
+        """``related``: the results a write of a task (by id) builds on, as text."""
         self.caller = caller
         self.workspace = workspace
         self.assists = assists
         self.sandbox_mode = sandbox_mode
-        self.context = context
+        self.related = related
+        self.reading = Reading()  # what the request asks (the engine sets it once known)
+        self.language = ""  # the person's, once the engine knows it
+        self.test_command = ""  # the setting: the workspace's tests run with it when set
+        self.candidates = 0  # how many more samples a file that fails a check gets
+        self.temperature = 0.8  # theirs
+        self.parallel = 1  # how many of them may go out at once
         self.files: dict[str, FileRecord] = {}
         self.drafted: Drafted | None = None
         self.listing: Listing | None = None  # the workspace's files as the draft showed them
+        self.draft_messages: list[Message] = []  # the one-shot prompt the draft was asked with
         self._draft_lock = asyncio.Lock()
         self._tests: bool | None = None
         self._evidence: dict[tuple[str, str], Evidence] = {}
         self.examples: tuple[Example, ...] = ()  # the examples the request states
         self.inputs: KeptInputs | None = None  # the files the request only reads
 
+    def gate(self) -> Gate:
+        """What of the workspace the prompts may show: the run's gate (the caller's)."""
+        return self.caller.gate or Gate(self.workspace)
+
     async def candidate(self, path: str, instruction: str, task_id: int) -> Candidate:
         """The new content of ``path`` for a write task; never raises for model failures (a
         failure that ends the run, and Stop, propagate)."""
-        current = current_text(self.workspace, path)
+        current = current_text(self.workspace, path, self.gate())
         if current.problem:
             return Candidate(path, None, current.problem)
         rel, old = current.rel, current.text
         record = self.files.setdefault(rel, FileRecord(original=old))
-        context = self.context(task_id)
+        context = WriteContext(self.reading.words, self.language, self.related(task_id))
         edits = old is not None and len(old) > SEARCH_REPLACE_CHARS
-        if not record.drafted and record.written is None:
+        if not record.drafted and record.written is None and not self.reading.tools:
             record.drafted = True
             authored, messages, source = await self._draft(rel, old, edits, context)
         else:
@@ -88,7 +100,7 @@ class AuthoringStage:
         if authored.content is None:
             record.failures.append(" ".join(authored.problem.split())[:400])
             return Candidate(rel, None, authored.problem, old, source)
-        return await self._chosen(rel, old, authored, source, context, record)
+        return await self._chosen(rel, old, authored, source, record, messages, edits)
 
     def accepted(self, candidate: Candidate) -> None:
         """The task runner wrote ``candidate``: it is the floor from now on."""
@@ -119,17 +131,15 @@ class AuthoringStage:
         return found.examples if found is not None and found.examples is not None \
             and found.examples.ran else None
 
-    def settled(self, request: str) -> list[str]:
+    def settled(self) -> list[str]:
         """The files the run wrote when the draft settles the request: every file the draft
-        gives and every file the request names (in the workspace, or new: "write NOTES.md";
-        not the files it only reads) is written, and no check fails on any of them. A later
-        write could then replace them only on better evidence, which no check can give; []
-        when not settled."""
+        gives and every file the request's reading targets (not the files it only reads) is
+        written, and no check fails on any of them. A later write could then replace them
+        only on better evidence, which no check can give; [] when not settled."""
         if self.drafted is None or not self.drafted.files or self.failing_files():
             return []
         written = {rel for rel, record in self.files.items() if record.written is not None}
-        wanted = set(self.drafted.files) | set(named_files(request, self.workspace)) \
-            | set(new_files(request, self.workspace))
+        wanted = set(self.drafted.files) | set(self.reading.targets())
         wanted = {rel for rel in wanted if self.inputs is None or not self.inputs.kept(rel)}
         return sorted(written) if wanted <= written else []
 
@@ -138,24 +148,23 @@ class AuthoringStage:
         return {p: self.files[p].written or "" for p in paths
                 if p in self.files and self.files[p].written is not None}
 
-    async def draft_files(self, words: str) -> list[str]:
+    async def draft_files(self) -> list[str]:
         """The files the one-shot draft gives (asked now if it was not yet), none written yet
         by the run."""
-        drafted = await self._drafted(words, "")
+        drafted = await self._drafted(self.reading.words, "")
         return [p for p in drafted.files if p not in self.files or self.files[p].written is None]
 
-    async def unwritten_drafts(self, request: str, changed: list[str]) -> list[str]:
-        """Files the draft changes that the request names, not changed by the run yet
-        (``changed``: the files the run changed, by any tool). When no write asked the draft
-        (a data file worked out by a program, a write given its content) and the request
-        names workspace files the run has not changed, the draft is asked now to tell them
-        apart from the files the request only reads."""
+    async def unwritten_drafts(self, changed: list[str]) -> list[str]:
+        """Files the draft changes that the request names or targets, not changed by the run
+        yet (``changed``: the files the run changed, by any tool). When no write asked the
+        draft (a data file worked out by a program, a write given its content) and the
+        request targets workspace files the run has not changed, the draft is asked now."""
         done = set(changed)
-        if self.drafted is None and not any(p not in done for p in named_files(
-                request, self.workspace)):
+        asked = set(self.reading.targets()) | set(self.reading.named)
+        if self.drafted is None and not any(p not in done for p in self.reading.change):
             return []
-        drafted = await self._drafted(request, "")
-        return sorted(p for p in drafted.files if mentions(request, p) and p not in done)
+        drafted = await self._drafted(self.reading.words, "")
+        return sorted(p for p in drafted.files if p in asked and p not in done)
 
     def refused(self, path: str, problem: str) -> None:
         """The write of a candidate failed (denied, not written): the next try is told why."""
@@ -176,7 +185,7 @@ class AuthoringStage:
         drafted = await self._drafted(context.words, rel)
         if rel in drafted.files:
             return Authored(drafted.files[rel]), [], "draft"
-        if mentions(context.words, rel):
+        if rel in self.reading.targets() or rel in self.reading.named:
             authored, messages = await self._plain(rel, old, context, "")
             return authored, messages, "draft"
         return await self._later(rel, old, edits, "", context, self.files[rel])
@@ -186,7 +195,7 @@ class AuthoringStage:
         """One file asked as the model alone would be asked for it (the workspace's other
         files shown as the one-shot prompt shows them)."""
         if self.listing is None:
-            self.listing = await asyncio.to_thread(collect, self.workspace)
+            self.listing = await asyncio.to_thread(collect, self.gate(), context.words)
         others = [f for f in self.listing.files if f.path != rel]
         messages = plain_messages(context.words, rel, old, offer,
                                   "\n\n".join(show_file(f) for f in others))
@@ -198,13 +207,18 @@ class AuthoringStage:
         async with self._draft_lock:
             if self.drafted is None:
                 self.drafted = Drafted()
-                listing = self.listing = await asyncio.to_thread(collect, self.workspace)
+                listing = self.listing = await asyncio.to_thread(collect, self.gate(), words)
                 if self.caller.accounting.exhausted:
                     return self.drafted
-                called = await self._call(oneshot_messages(words, listing),
-                                          reply_tokens(listing), "draft")
+                targets = list(self.reading.targets()) or draft_targets(words, listing)
+                self.draft_messages = oneshot_messages(words, listing, targets)
+                called = await self._call(self.draft_messages, reply_tokens(listing), "draft")
                 if not called.problem:
-                    self.drafted = drafted_files(called.text, self.workspace, listing, writing)
+                    self.drafted = drafted_files(called.text, self.workspace, listing, writing,
+                                                 targets)
+                    for note in self.drafted.notes:
+                        self.caller.emit(Notice(level="info", stage="draft",
+                                                message=f"The draft: {note}."))
                     self._keep_inputs(self.drafted)
             return self.drafted
 
@@ -216,11 +230,11 @@ class AuthoringStage:
             return
         for rel in kept:
             del drafted.files[rel]
-            drafted.refused.append(kept_refusal(rel, inputs.outputs).removeprefix("not run: "))
+            drafted.refused.append(inputs.why(rel).removeprefix("not run: "))
         stays = "it stays as it is" if len(kept) == 1 else "they stay as they are"
         self.caller.emit(Notice(level="info", message=(
-            f"The draft also rewrote {', '.join(kept)}; the request asks only for "
-            f"{', '.join(inputs.outputs[:4])} to be written, so {stays}.")))
+            f"The draft also rewrote {', '.join(kept)}, which the request only reads or says "
+            f"not to change, so {stays}: {inputs.why(kept[0]).removeprefix('not run: ')}.")))
 
     async def _later(self, rel: str, old: str | None, edits: bool, instruction: str,
                      context: WriteContext, record: FileRecord
@@ -252,18 +266,16 @@ class AuthoringStage:
         return authored
 
     async def _chosen(self, rel: str, old: str | None, authored: Authored, source: str,
-                      context: WriteContext, record: FileRecord) -> Candidate:
-        """The candidate to write: ``authored``, its repair when evidence says the repair is
-        better, or the file as it is when neither beats what the run wrote before."""
+                      record: FileRecord, messages: list[Message], edits: bool) -> Candidate:
+        """The candidate to write: ``authored``, or the candidate the checks prefer when it
+        fails a check they can weigh (``candidates``), or the file as it is when none beats
+        what the run wrote before. ``messages``: the prompt that gave ``authored`` ([] for
+        the one-shot draft)."""
         content = authored.content or ""
         evidence = await self.evidence(rel, content, record.original)
         best = Candidate(rel, content, "", old, source, False, evidence, (), authored.program)
-        if evidence.failing and not authored.program and not self.caller.accounting.exhausted:
-            repaired = await self._repair(rel, old, content, evidence, context)
-            if repaired is not None and repaired.content:
-                proof = await self.evidence(rel, repaired.content, record.original)
-                if proof.better_than(evidence):
-                    best = Candidate(rel, repaired.content, "", old, "repair", False, proof, ())
+        if runs_checks(evidence) and not authored.program and self.candidates > 0:
+            best = await sampled(self, best, record, messages, edits)
         if record.written is None or old is None:
             return best
         standing = await self.evidence(rel, old, record.original)
@@ -272,16 +284,7 @@ class AuthoringStage:
         return Candidate(rel, old, "", old, "kept", True, standing, (
             "no check showed the new version better than the file as it is"
             if not standing.failing or not best.evidence.failing else
-            "the new version did no better against the checks",))
-
-    async def _repair(self, rel: str, old: str | None, content: str, evidence: Evidence,
-                      context: WriteContext) -> Authored | None:
-        messages = repair_messages(context.words, rel, content, evidence.found())
-        repaired, reply = await self._ask(rel, old, False, messages, "")
-        if repaired.content is None:
-            return None
-        repaired = await self._fixed(rel, old, False, repaired, messages + _said(reply))
-        return repaired if repaired.content is not None else None
+            "the new version did no better against the checks",), tried=best.tried)
 
     async def evidence(self, rel: str, content: str, original: str | None) -> Evidence:
         """What the engine finds out about ``content`` at ``rel`` (cached per content)."""
@@ -290,9 +293,9 @@ class AuthoringStage:
             return self._evidence[key]
         error = syntax_error(content, rel) if is_python(rel) else ""
         tests = None
-        if not error and is_python(rel) and await self._has_tests():
+        if not error and (is_python(rel) or self.test_command) and await self._has_tests():
             tests = await run_tests(self.workspace, self._pending(rel, content),
-                                    self.sandbox_mode)
+                                    self.sandbox_mode, test_command=self.test_command)
         stated = examples_for(content, self.examples) if not error and is_python(rel) else ()
         examples = await run_examples(self.workspace, self._pending(rel, content), rel, stated,
                                       self.sandbox_mode) if stated else None
@@ -311,6 +314,8 @@ class AuthoringStage:
         return pending
 
     async def _has_tests(self) -> bool:
+        if self.test_command:
+            return True
         if self._tests is None:
             self._tests = await asyncio.to_thread(has_tests, self.workspace)
         return self._tests
@@ -335,11 +340,12 @@ class AuthoringStage:
                                       f"{limit} tokens)")
         return authored, text
 
-    async def _call(self, messages: list[Message], limit: int, detail: str) -> Called:
-        """One plain-text call at temperature 0."""
+    async def _call(self, messages: list[Message], limit: int, detail: str,
+                    temperature: float = 0.0) -> Called:
+        """One plain-text call (at temperature 0 unless said)."""
         try:
             reply = await self.caller.raw("author", messages, [], None, True, CallOptions(
-                max_tokens=limit, temperature=0.0), detail=detail)
+                max_tokens=limit, temperature=temperature), detail=detail)
         except ModelError as exc:
             return Called("", f"the model call failed: {exc.message}")
         return Called(reply.text or "", cut=reply.finish_reason == "length")
@@ -357,13 +363,3 @@ class Called:
 
 def _said(reply: str) -> list[Message]:
     return [{"role": "assistant", "content": reply}] if reply else []
-
-
-def author_tokens(old: str | None, edits: bool) -> int:
-    """A reply limit that fits the file: the whole file again with room to grow, or a few
-    search/replace blocks."""
-    if edits:
-        return 1_500
-    size = len(old or "")
-    return min(MAX_AUTHOR_TOKENS, max(MIN_AUTHOR_TOKENS, int(size * TOKENS_PER_CHAR * 2) + 800))
-

@@ -29,7 +29,7 @@ from core.engine.classic.loop_detector import LoopDetector
 from core.engine.context import compact, rounds_digest
 from core.engine.execution.offered import WRITE, check_write
 from core.engine.execution.task_runner import for_model
-from core.engine.language import decide
+from core.engine.stages.analysis import analyse_request
 from core.engine.stages.instructions import CLASSIC_SYSTEM, classic_request, language_ask
 from core.engine.reports import PhaseRecord, related_results
 from core.engine.stages.caller import assistant_calls, clip, tool_message
@@ -72,10 +72,13 @@ class ClassicEngine(EngineBase):
         return (1, self.phase.rounds + 1) if self.phase.status == "running" else (0, 0)
 
     async def work(self, request: str, previous: dict | None) -> str:
-        self.language = decide(request)  # no analysis here: the request's script tells
+        analysis = await analyse_request(self, request, previous, "")
+        self.language = analysis.language
         goal = " ".join(request.split())[:200]
         self.phase.goal, self.tally.goal = goal, goal
-        self.tally.requirements = [goal]  # no analysis: the person's words are the requirement
+        self.tally.requirements = [r.text for r in self.reading.requirements] or [goal]
+        self.tally.quotes = {r.text: r.quote for r in self.reading.requirements}
+        self.tally.assumptions = list(self.reading.assumptions)
         self.phase.max_rounds = self.accounting.budget
         self.tally.records = [self.record]
         files = await asyncio.to_thread(self.workspace_view)
@@ -187,7 +190,7 @@ class ClassicEngine(EngineBase):
         is written, writing is offered and allowed); once per run."""
         owes = self.writes_wanted and not self.file_changes \
             and WRITE in self.tools.offered_names()
-        reminder = self.assists.reminder(owes, self.request, self.run_state.workspace)
+        reminder = self.assists.reminder(owes, self.reading.targets())
         if reminder is None:
             return False
         message, target = reminder
@@ -207,7 +210,7 @@ class ClassicEngine(EngineBase):
         if self._drafts_written or authoring is None or authoring.drafted is None \
                 or not self.writes_wanted or WRITE not in self.tools.offered_names():
             return False
-        left = await authoring.unwritten_drafts(self.request, self.changed_files)
+        left = await authoring.unwritten_drafts(self.changed_files)
         if not left:
             return False
         self._drafts_written = True

@@ -18,6 +18,7 @@ from contextlib import AsyncExitStack
 from typing import Callable
 
 from core.approval import ApprovalBroker
+from core.engine.authoring.candidates import tried_line
 from core.engine.authoring.records import Candidate
 from core.engine.authoring.stage import AuthoringStage
 from core.engine.execution.offered import WRITE, is_authoring
@@ -99,6 +100,7 @@ class TaskRunner:
         path = str(task.arguments.get("path", ""))
         candidate = await self.authoring.candidate(path, str(task.arguments["instruction"]),
                                                    task.id)
+        task.candidates = [dict(tried) for tried in candidate.tried]
         return await self._write(candidate, ctx)
 
     async def _write(self, candidate: Candidate, ctx: ToolContext) -> ToolResult:
@@ -120,7 +122,10 @@ class TaskRunner:
         if candidate.program:
             notes += "\n" + self.authoring.assists.program_note(candidate.program)
         source = {"draft": "\nThe draft: what the model alone wrote for the request.",
-                  "repair": "\nA repair: the draft failed a check the repair passes."}
+                  "candidate": "\nA candidate: the first version failed a check this one "
+                               "passes."}
+        if candidate.tried:
+            notes += "\n" + tried_line(candidate.tried)
         return ToolResult(True, output=result.output + source.get(candidate.source, "")
                           + notes + _facts(candidate))
 
@@ -160,7 +165,7 @@ class TaskRunner:
         self.emit(TaskFinished(phase_id=phase_id, task_id=task.id, tool=task.tool,
                                status=task.status, error=task.error, round=task.round,
                                result=cap(task.result, UI_RESULT_CAP), elapsed_s=task.elapsed_s,
-                               sandbox=sandbox))
+                               sandbox=sandbox, candidates=task.candidates))
 
 
 def _facts(candidate: Candidate) -> str:

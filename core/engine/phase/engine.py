@@ -10,9 +10,11 @@ structured request), so a provider's prompt cache can serve it; each stage's own
 instruction comes last. Every stage forces its own tool. The budget counts phase planning
 and every Plan/Judge/Think call; analysis and the summary are outside it.
 
-The analysis's requirements are the person's only where they point at the person's words
-(``verification.requirements.grounded``); the others are assumptions, listed after them in
-the structured request and never counted in the outcome.
+The analysis also reads the request (``core.shapes.reading``): what it changes, creates, only
+reads or forbids, its examples, renames and the tools it needs first. The engine checks that
+reading (``core.engine.reading``) and the run follows it. A requirement is the person's only
+where its quote is in the request; the others are assumptions, listed after them in the
+structured request and never counted in the outcome.
 """
 
 from __future__ import annotations
@@ -27,21 +29,19 @@ from core.llm.base import Message
 from core.shapes.phase import Phase
 from core.engine.phase.dependencies import block, blocked_by, missing_work
 from core.engine.phase.rounds import PhaseRounds
-from core.engine.language import decide, detect
-from core.engine.stages.instructions import AGENT_SYSTEM, ANALYSER_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
-    SUMMARIZER_SYSTEM, analyser_user, execution_request, language_ask, reanalyse_user, \
-    summary_request, tool_catalogue
+from core.engine.stages.instructions import AGENT_SYSTEM, PHASE_PLANNER_INSTRUCTION, \
+    SUMMARIZER_SYSTEM, execution_request, language_ask, reanalyse_user, summary_request, \
+    tool_catalogue
 from core.engine.reports import PhaseRecord, level1
 from core.engine.execution.scheduler import order_phases
 from core.engine.phase.stall import Done
 from core.schema import coerce
 from core.shapes.stage_results import Analysis, PhasePlan, PlannedPhase, TaskSpec
-from core.engine.stages.schemas import REQUEST_ANALYSER, parse_analysis, parse_phase_plan, \
-    phase_planner_schema
+from core.engine.stages.schemas import parse_phase_plan, phase_planner_schema
 from core.engine.base import EngineBase
 from core.engine.execution.offered import check_write
 from core.engine.reports import related_results
-from core.engine.verification.requirements import grounded
+from core.engine.stages.analysis import analyse_request
 
 SINGLE_PHASE_ROUNDS = 2
 PLANNED_PHASES = 3  # work estimated at this many phases is phase-planned even if not complex
@@ -57,7 +57,6 @@ class PhaseTaskExecutor(EngineBase):
         super().__init__(*args, **kwargs)
         self.records: list[PhaseRecord] = []
         self._current: PhaseRecord | None = None
-        self._request = ""
         self._prior = ""  # the language of the analysis a clarification answer continues
         self.reanalysed = False
         self.actions: dict[str, Done] = {}
@@ -73,12 +72,11 @@ class PhaseTaskExecutor(EngineBase):
         return (phase.id, phase.rounds) if phase is not None else (0, 0)
 
     async def work(self, request: str, previous: dict | None) -> str:
-        self._request = request
         prior = (previous or {}).get("language")
         self._prior = prior if isinstance(prior, str) else ""
         words = " ".join(request.split())[:200]
         self.tally.requirements = [words]  # until an analysis lists them
-        analysis = await self.analyse(analyser_user(request, previous))
+        analysis = await self.analyse(request, previous)
         while True:
             self.tally.goal = analysis.core_goal
             self.tally.requirements = list(analysis.requirements) or [words]
@@ -90,7 +88,8 @@ class PhaseTaskExecutor(EngineBase):
                                       complexity=analysis.complexity,
                                       estimated_phases=analysis.estimated_phases,
                                       language=analysis.language,
-                                      assumptions=analysis.assumptions))
+                                      assumptions=analysis.assumptions,
+                                      reading=self.reading.as_json()))
             analyst = self.caller.roles.for_stage("request_analyser")
             if analysis.clarification_needed and not (
                     analyst.capabilities.clarification_trusted and self.can_ask):
@@ -107,7 +106,8 @@ class PhaseTaskExecutor(EngineBase):
                 if record.phase.status == "pending":
                     record.phase.status = "superseded"
             problem = self.records[-1].phase.failed_reason or "the judge flagged it"
-            analysis = await self.analyse(reanalyse_user(request, analysis.as_text(), problem))
+            analysis = await self.analyse(request, None, reanalyse_user(
+                request, analysis.as_text(), problem))
 
     def assume(self, analysis: Analysis) -> Analysis:
         """Go on with the request as written, the unanswered questions recorded as an
@@ -141,21 +141,13 @@ class PhaseTaskExecutor(EngineBase):
             self._answer_files = await asyncio.to_thread(self.files_shown)
         return await super().model_summary()
 
-    async def analyse(self, user_text: str) -> Analysis:
+    async def analyse(self, request: str, previous: dict | None, again: str = "") -> Analysis:
         """The analysis, its language settled from the request's script and the model's
-        answer (``language.decide``); without a usable analysis, the request as its goal."""
-        seen = detect(self._request) or self._prior
-        messages: list[Message] = [
-            {"role": "system", "content": ANALYSER_SYSTEM},
-            {"role": "user", "content": user_text + language_ask(seen, "request_analyser")}]
-        result = await self.caller.call("request_analyser", messages, "request_analyser",
-                                        REQUEST_ANALYSER, parse_analysis, counted=False)
-        if result.value is not None:
-            return self.ground(replace(result.value, language=decide(
-                self._request, result.value.language, self._prior)))
-        goal = " ".join(self._request.split())[:300] or "(empty request)"
-        return Analysis(core_goal=goal, requirements=[], constraints=[], complexity="medium",
-                        estimated_phases=1, language=decide(self._request, "", self._prior))
+        answer (``language.decide``), and its reading checked and taken (``apply_reading``);
+        without a usable analysis, the request as its goal. ``again``: the user turn of a
+        re-analysis."""
+        analysis = await analyse_request(self, request, previous, self._prior, again)
+        return self.ground(analysis)
 
     async def run_phases(self, analysis: Analysis) -> str:
         self.analysis_text = analysis.as_text()
@@ -218,7 +210,7 @@ class PhaseTaskExecutor(EngineBase):
     def _settled_by_draft(self, rest: list[PhaseRecord]) -> bool:
         """When the draft settles a request to change files (``AuthoringStage.settled``),
         the phases not run yet are superseded: they could not replace what it wrote."""
-        files = self.authoring.settled(self.request) if self.authoring is not None and \
+        files = self.authoring.settled() if self.authoring is not None and \
             self.writes_wanted else []
         if not files:
             return False
@@ -259,13 +251,12 @@ class PhaseTaskExecutor(EngineBase):
         return result.value
 
     def ground(self, analysis: Analysis) -> Analysis:
-        """The analysis with the requirements the person's words do not bear out moved to
-        its assumptions."""
-        kept, assumed = [], list(analysis.assumptions)
-        for index, requirement in enumerate(analysis.requirements):
-            quote = analysis.quotes[index] if index < len(analysis.quotes) else ""
-            (kept if grounded(requirement, quote, self._request) else assumed).append(requirement)
-        return replace(analysis, requirements=kept, assumptions=assumed)
+        """The analysis with the requirements whose quote is not in the request moved to its
+        assumptions (the checked reading decides)."""
+        reading = self.reading
+        self.tally.quotes = {r.text: r.quote for r in reading.requirements}
+        return replace(analysis, requirements=[r.text for r in reading.requirements],
+                       assumptions=[*analysis.assumptions, *reading.assumptions])
 
     def check_arguments(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """A task's arguments checked against its tool's parameters."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.engine.execution.offered import WRITE
-from core.engine.requests import mentions, named_files
+from core.shapes.reading import Reading
 from core.shapes.stage_results import TaskSpec, Verdict
 from core.shapes.task import Task
 
@@ -65,14 +65,15 @@ def engine_verdict(tasks: list[Task], wrote: list[str], failing: list[str],
     return None
 
 
-def first_writes(given: list[str], request: str, workspace: Path) -> list[str]:
+def first_writes(given: list[str], reading: Reading, workspace: Path) -> list[str]:
     """Of the files the draft gives (``given``), those the first round writes: the files the
-    request names and the workspace's own; the new files the request does not name only when
-    the draft gives nothing else and the request names no workspace file (a request to
-    create something new). A usage example or a test module the model adds unasked stays
-    unwritten: a later round may still write it."""
-    known = [p for p in given if mentions(request, p) or (workspace / p).exists()]
-    if known or named_files(request, workspace):
+    request's reading targets or names and the workspace's own; the new files it does not
+    name only when the draft gives nothing else and the request names no workspace file (a
+    request to create something new). A usage example or a test module the model adds
+    unasked stays unwritten: a later round may still write it."""
+    asked = set(reading.targets()) | set(reading.named)
+    known = [p for p in given if p in asked or (workspace / p).exists()]
+    if known or reading.named or reading.change:
         return known
     return list(given)
 

@@ -17,6 +17,7 @@ from core.engine.phase.stall import Done
 from core.engine.stages.caller import Accounting, StageCaller
 from core.engine.summary import RunTally
 from core.engine.verification.state import VerificationState
+from core.shapes.reading import Reading
 from core.events import Event
 from core.llm.base import Message
 from core.tools.base import RunState
@@ -37,7 +38,7 @@ class PhaseHost(Protocol):
     reanalysed: bool
     run_state: RunState
     file_changes: int
-    request: str  # the person's words
+    reading: Reading  # what the request asks, checked (its ``words`` are the person's)
     tally: RunTally  # what the engine counted (``changes_requested`` among it)
     language: str  # the person's: stage instructions ask for its text for them in it
     actions: dict[str, Done]  # every call the run executed, by action (see ``stall``)
@@ -46,6 +47,8 @@ class PhaseHost(Protocol):
     def writes_wanted(self) -> bool: ...  # the request asks for changes and allows them
 
     def emit(self, event: Event) -> None: ...
+
+    def witness_draft(self, wrote: bool) -> None: ...
 
     async def current_state(self, last_phase: bool = True) -> VerificationState: ...
 

@@ -6,8 +6,7 @@ only the failed tasks and the judge's reasons; at most three retries in a row) /
 ``comprehension`` problem asks the engine to re-analyse the request (once per run). A judge
 that already knows the next round's tasks gives them (``next_tasks``): that round runs without
 a Plan call — more work of the phase, the failed tasks corrected, or, when the phase ends
-completed, the first round of the next phase (``handoff``). A judge line that claims tests or
-checks the run does not show is held to what ran (``verification.claims``).
+completed, the first round of the next phase (``handoff``).
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from core.engine.phase.verdicts import apply_verdict, degraded_judge, failed_tas
 from core.engine.stages.instructions import judge_instruction, language_ask, think_instruction
 from core.engine.reports import PhaseRecord, level2
 from core.engine.stages.schemas import THINK, judge_schema, parse_judge, parse_think
-from core.engine.verification.claims import held_to
 from core.engine.verification.state import VerificationState
 from core.events import Notice, Thought
 from core.llm.base import Message
@@ -61,7 +59,6 @@ class Judging:
             return "done"
         judge, degraded = (verdict, False) if verdict is not None else await self._judge(
             facts + failing_facts(state))
-        judge = replace(judge, user_summary=held_to(judge.user_summary, state)[0])
         engine.emit(replace(apply_verdict(phase, judge, tasks, degraded=degraded),
                             by_engine=verdict is not None))
         completed, action, strategy = (judge.phase_completed, judge.next_action, "") \
@@ -98,7 +95,7 @@ class Judging:
                   if "does not parse" in fact or "no longer defines" in fact
                   or fact.startswith("WARNING")] if authoring else []
         changes = engine.writes_wanted
-        unwritten = await authoring.unwritten_drafts(engine.request, engine.changed_files) \
+        unwritten = await authoring.unwritten_drafts(engine.changed_files) \
             if authoring and changes and wrote and not failing and not broken else []
         if state.state == "failing" and not failing and not unwritten:
             return None  # a check the authoring stage does not make fails: the judge decides
@@ -119,8 +116,8 @@ class Judging:
         engine = self.engine
         if engine.authoring is None:
             return ()
-        given = await engine.authoring.draft_files(engine.request)
-        return draft_writes(first_writes(given, engine.request, engine.run_state.workspace))
+        given = await engine.authoring.draft_files()
+        return draft_writes(first_writes(given, engine.reading, engine.run_state.workspace))
 
     async def _judge(self, facts: str) -> tuple[Verdict, bool]:
         """The judge's verdict on the round, and whether it is the degraded stand-in."""

@@ -22,9 +22,10 @@ from core.engine.phase.execute import execute_round
 from core.engine.phase.host import PhaseHost
 from core.engine.phase.judging import Judging
 from core.engine.phase.messages import drop_plan_call, shorten_earlier_results
-from core.engine.phase.plan_review import reviewed
+from core.engine.phase.plan_review import reviewed, tools_before_writes
 from core.engine.phase.stall import STALLS_TO_END, StallGuard
-from core.engine.stages.instructions import language_ask, phase_intro, plan_instruction
+from core.engine.stages.instructions import language_ask, phase_intro, plan_instruction, \
+    tools_first
 from core.engine.reports import PhaseRecord
 from core.engine.stages.schemas import parse_plan, plan_schema
 from core.events import ContextCompacted, Notice, PhaseFinished, PhaseStarted, TasksPlanned
@@ -122,7 +123,16 @@ class PhaseRounds(Judging):
         """The plan as it may run (reviewed against the request's files), or None when it is
         not run at all (it brings nothing new)."""
         engine, phase = self.engine, self.phase
-        review = reviewed(planned.tasks, engine.request, engine.run_state.workspace,
+        needed = [name for name in engine.reading.tools if name not in self._ran_tools()]
+        first = tools_before_writes(planned.tasks, needed, engine.tools.written_paths)
+        if first.note:
+            engine.emit(Notice(level="warning", stage="plan", message=(
+                f"Phase {phase.id}, round {phase.rounds}: {first.note}.")))
+        planned = Plan(tasks=first.tasks, reasoning=planned.reasoning)
+        if not planned.tasks:
+            self.mode, self.detail = "replan", first.note
+            return None
+        review = reviewed(planned.tasks, engine.reading, engine.run_state.workspace,
                           engine.changed_files, engine.tools.written_paths) \
             if engine.writes_wanted else None
         if review is not None and review.note:
@@ -168,7 +178,8 @@ class PhaseRounds(Judging):
         names = engine.tools.names()
         self.messages.append({"role": "user", "content": plan_instruction(
             phase.rounds, phase.max_rounds, settings.max_tasks_per_round, self.mode,
-            self.detail) + language_ask(engine.language, "plan")})
+            self.detail) + tools_first(engine.reading.tools, self._ran_tools())
+            + language_ask(engine.language, "plan")})
         result = await engine.caller.call(
             "plan", self.messages, "plan_tool_call",
             plan_schema(engine.tools.offered_names(), settings.max_tasks_per_round,
@@ -188,17 +199,29 @@ class PhaseRounds(Judging):
         return result.value
 
     async def _draft(self) -> Plan | None:
-        """The first round of a request to change files, without a Plan call: the writes of
-        the files the one-shot draft gives (``first_writes``), the draft being what the model
-        alone writes; None when the request asks no change, forbids one, or the draft gives
-        no file (the round is planned then)."""
-        if self.engine.authoring is None or not self.engine.writes_wanted:
+        """The first round, without a Plan call: the writes of the files the one-shot draft
+        gives (``first_writes``), the draft being what the model alone writes. The draft is a
+        witness of what the request asks (``witness_draft``): files make it a change, words
+        an answer. None when the request forbids changes, needs a tool run first, or the
+        draft gives no file (the round is planned then)."""
+        engine = self.engine
+        if engine.authoring is None or engine.changes_forbidden or engine.reading.tools:
             return None
         specs = await self._draft_writes()
+        drafted = engine.authoring.drafted
+        if drafted is not None and (drafted.files or drafted.answer):
+            engine.witness_draft(bool(drafted.files))
+        if not engine.writes_wanted:
+            return None
         if not specs:
             return None
         self.drafted = self.phase.rounds
         return Plan(tasks=specs, reasoning=DRAFT_ROUND)
+
+    def _ran_tools(self) -> set[str]:
+        """The tools the run's tasks have run successfully so far."""
+        return {t.tool for r in self.engine.tally.records for t in r.phase.tasks
+                if t.status == "done"}
 
     def _take_pending(self) -> Plan:
         """The round the judge (or the phase planner) already planned: no Plan call."""

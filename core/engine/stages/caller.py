@@ -9,7 +9,8 @@ validate its arguments, and gets back the validated value or why there is none. 
 The caller keeps the run's accounting (budget, calls, tokens), the one repair of an invalid
 reply, and emits, per model call, a ``StageStarted`` when it begins, ``StageDelta`` events
 while a streaming model writes, and one ``LlmCall`` when it ends, naming the model that
-served it: ``ModelRoles`` picks the main or the thinking model for each stage. A model that
+served it and the workspace files its messages carried (the gate's ledger):
+``ModelRoles`` picks the main or the thinking model for each stage. A model that
 cannot be reached, refuses the key or fails three calls in a row aborts the run with
 ``RunAborted`` (naming which model when there are two); any other failure makes the stage
 return ``None`` so the engine can degrade safely.
@@ -24,12 +25,14 @@ from typing import Any, Callable, Generic, TypeVar
 
 from core.engine.context import digest
 from core.engine.stages.roles import ModelRoles
+from core.engine.stages.outbound import Approvals, confirm_outbound
 from core.engine.stages.progress import DeltaRelay
 from core.events import Event, LlmCall, Notice, StageStarted
 from core.llm.base import NO_OPTIONS, CallOptions, ChatModel, Message, ModelError, Reply, \
     ToolCall, error_to_script, estimate_tokens, reply_to_script
 from core.llm.stage_calls import Send, StageCalls
 from core.engine.stages.schemas import tool_definition
+from core.tools.gate import Gate
 
 T = TypeVar("T")
 FATAL_STATUSES = {0, 401, 403, 404}
@@ -78,6 +81,8 @@ class StageCaller:
         self.where = where  # (phase id, round) of the next call; (0, 0) outside the rounds
         self.observers: list[Callable[[str, list[Message], list[dict[str, Any]]], None]] = []
         self.stages = StageCalls(self._notify)
+        self.gate: Gate | None = None  # the run's gate, once ``prepare`` is given it
+        self.refused = ""  # why no call may be made (the person did not allow the sending)
 
     def _notify(self, level: str, message: str) -> None:
         self.emit(Notice(level="warning" if level == "warning" else "info", message=message))
@@ -87,9 +92,18 @@ class StageCaller:
         """How the main model's stage calls are forced now (named, required, …)."""
         return self.stages.strategy(self.model)
 
-    async def prepare(self) -> None:
-        """Find how each model's stage calls are forced (probing its endpoint the first
-        time it is used, when the model does not say)."""
+    async def prepare(self, gate: Gate | None = None, approvals: Approvals | None = None,
+                      request: str = "") -> None:
+        """Ask the person what must be asked before files leave the machine (with ``gate``
+        and ``approvals``: ``outbound``), then find how each model's stage calls are forced
+        (probing its endpoint the first time it is used, when the model does not say).
+        Raises ``RunAborted`` when the person does not allow the files to be sent."""
+        self.gate = gate or self.gate
+        if gate is not None and approvals is not None:
+            self.refused = await confirm_outbound(gate, approvals, self.roles.models().values(),
+                                                  request)
+            if self.refused:
+                raise RunAborted(self.refused)
         for model in self.roles.models().values():
             await self.stages.prepare(model)
 
@@ -106,9 +120,12 @@ class StageCaller:
         """One model call with accounting and its events; ``ModelError`` propagates unless it
         is fatal, in which case ``RunAborted`` is raised. ``detail`` names what the call
         works on, for the page."""
+        if self.refused:
+            raise RunAborted(self.refused)
         acc = self.accounting
         context = estimate_tokens(messages) + estimate_tokens(tools)
         shown = digest(messages)
+        files = self.gate.carried(messages) if self.gate is not None else ([], [])
         for observer in self.observers:
             observer(stage, messages, tools)
         acc.calls += 1
@@ -125,15 +142,16 @@ class StageCaller:
         try:
             reply = await model.complete(messages, tools, tool_choice, options)
         except ModelError as exc:
-            self._failed(stage, exc, counted, context, shown, label)
+            self._failed(stage, exc, counted, context, shown, label, files)
             raise
         finally:
             relay.close()
-        self._answered(stage, reply, counted, context, shown, label)
+        self._answered(stage, reply, counted, context, shown, label, files)
         return reply
 
     def _failed(self, stage: str, exc: ModelError, counted: bool, context: int,
-                shown: list[dict[str, object]], label: str) -> None:
+                shown: list[dict[str, object]], label: str,
+                files: tuple[list[str], list[str]]) -> None:
         """Account for a failed call and emit its ``LlmCall``; raise ``RunAborted`` when the
         failure is fatal or one too many in a row."""
         acc = self.accounting
@@ -142,7 +160,7 @@ class StageCaller:
                           counted_in_budget=counted, calls_used=acc.counted,
                           budget=acc.budget, context_tokens=context, ok=False,
                           error=exc.message, reply=error_to_script(exc), context=shown,
-                          model=label))
+                          model=label, files=files[0], held_back=files[1]))
         if exc.unreachable or exc.status in FATAL_STATUSES:
             raise RunAborted(self.roles.failure(stage, exc.message),
                              unreachable=bool(exc.unreachable)) from None
@@ -152,7 +170,8 @@ class StageCaller:
                        f"last error: {exc.message}")) from None
 
     def _answered(self, stage: str, reply: Reply, counted: bool, context: int,
-                  shown: list[dict[str, object]], label: str) -> None:
+                  shown: list[dict[str, object]], label: str,
+                  files: tuple[list[str], list[str]]) -> None:
         """Account for an answered call and emit its ``LlmCall``."""
         acc = self.accounting
         acc.failures_in_a_row = 0
@@ -163,7 +182,8 @@ class StageCaller:
                           counted_in_budget=counted, calls_used=acc.counted, budget=acc.budget,
                           context_tokens=context, ok=True, reply=reply_to_script(reply),
                           usage_estimated=reply.usage.estimated, context=shown,
-                          cached_tokens=reply.usage.cached_tokens, model=label))
+                          cached_tokens=reply.usage.cached_tokens, model=label,
+                          files=files[0], held_back=files[1]))
 
     async def call(self, stage: str, messages: list[Message], tool: str,
                    parameters: dict[str, Any], parse: Callable[[dict[str, Any]], T], *,

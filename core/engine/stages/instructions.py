@@ -20,7 +20,17 @@ ANALYSER_SYSTEM = (
     "calls can do it (a question, a count, a fix or edit in a few files), and then "
     "estimated_phases is 1; medium or complex only for work with distinct stages. Set "
     "clarification_needed only when the request cannot be acted on at all; otherwise make "
-    "reasonable assumptions and record them as constraints."
+    "reasonable assumptions and record them as constraints. kind: change when the request "
+    "asks to create, change or delete files (also to make tests pass), question when it asks "
+    "only for an answer, both when it asks for both. files: each file or folder the request "
+    "names or clearly means, with role change (an existing file it asks to modify), create (a "
+    "new file it asks to write), read (a file it only uses as input) or forbid (a file it says "
+    "not to touch; path \"*\" when it says to change no file), and quote. examples: each "
+    "example of a function's input and result that the request or the named file states, "
+    "written as one line of Python with literal values: f(2, 3) == 5, or f(\"x\") raises "
+    "ValueError; quote: the words it comes from. renames: each name the request renames "
+    "(old, new, quote). tools: the agent's tools the request says to use before writing "
+    "anything (name, quote). Every quote is copied exactly, in the request's language."
 )
 
 AGENT_SYSTEM = (
@@ -98,12 +108,27 @@ def first_sentence(text: str) -> str:
     return line[:end.start() + 1] if end else line
 
 
-def analyser_user(request: str, previous: dict[str, Any] | None) -> str:
-    if not previous:
-        return request
-    return ("Earlier analysis of this request:\n"
-            f"{json.dumps(previous, ensure_ascii=False)}\n\n"
-            f"The person answered the clarification questions:\n{request}")
+ANALYSED_FILE_CHARS = 6_000  # of the named files shown to the analysis, in all
+
+
+def analyser_user(request: str, previous: dict[str, Any] | None, files: dict[str, str] | None
+                  = None, tools: list[str] | None = None) -> str:
+    """The analysis's user turn: the request (or the answer to its clarification), the text of
+    the files it names (bounded: their docstrings state examples) and the agent's tools."""
+    text = request if not previous else (
+        "Earlier analysis of this request:\n"
+        f"{json.dumps(previous, ensure_ascii=False)}\n\n"
+        f"The person answered the clarification questions:\n{request}")
+    left = ANALYSED_FILE_CHARS
+    for path, content in (files or {}).items():
+        if left <= 0:
+            break
+        shown = content[:left]
+        left -= len(shown)
+        text += f"\n\n---\nThe named file {path} (for reference):\n{shown}"
+    if tools:
+        text += "\n\n---\nThe agent's tools: " + ", ".join(tools)
+    return text
 
 
 def summary_request(words: str, memory: str) -> str:
@@ -168,6 +193,17 @@ def plan_instruction(round_no: int, max_rounds: int, max_tasks: int, mode: str,
     return head
 
 
+def tools_first(needed: tuple[str, ...], ran: set[str]) -> str:
+    """The plan's note on the tools the request needs before anything is written, of those
+    not run yet ("" when none)."""
+    left = [name for name in needed if name not in ran]
+    if not left:
+        return ""
+    return (f" The request needs {', '.join(left)} run before anything is written: plan "
+            f"{'it' if len(left) == 1 else 'them'} first, and write only with "
+            f"{'its' if len(left) == 1 else 'their'} result.")
+
+
 def judge_instruction(round_no: int, last_round: bool, next_phase: str, facts: str = "") -> str:
     text = (f"Judge round {round_no} with judge_tasks; give verdicts only for tasks not "
             "plainly done.")
@@ -194,9 +230,11 @@ def short(text: str, most: int = REQUIREMENT_CHARS) -> str:
 
 
 def summarizer_instruction(status_line: str, reports: str, requirements: list[str],
-                           checked: str = "") -> str:
-    """The summarizer's instruction: the run's end, its reports, what checked the final
-    files (``checked``), and the person's requirements to account for."""
+                           checked: str = "", changed: list[str] | None = None,
+                           draft_answer: str = "") -> str:
+    """The summarizer's instruction: the engine's facts (the run's end, the files it changed,
+    what checked them), the phases' reports, the draft's answer to a question
+    (``draft_answer``), and the person's requirements to account for."""
     if requirements:
         listed = "\n".join(f"{n}. {short(r)}" for n, r in enumerate(requirements, 1))
         ask = ("In requirements, give one entry per requirement below, in this order, with its "
@@ -205,9 +243,14 @@ def summarizer_instruction(status_line: str, reports: str, requirements: list[st
     else:
         ask = "Leave requirements empty."
     checks = f"\n\nChecks of the final files: {checked}" if checked else ""
-    return (f"The run has ended: {status_line}\n\nReports of the phases:\n{reports}{checks}\n\n"
-            "Write the final summary for the person with summarizer, in Markdown: what was "
-            "done, what changed, what failed and why, and what is left. Say only what the "
-            "reports show. If the request asks "
-            "a question, begin with the answer, quoting the exact values (names, numbers, "
-            f"text) the task results above show. {ask}")
+    files = ", ".join(changed or []) or "none"
+    draft = (f"\n\nA first answer, written from the files alone:\n{draft_answer[:2000]}"
+             if draft_answer else "")
+    return (f"The run has ended: {status_line}\nFiles changed: {files}{checks}\n\n"
+            f"Reports of the phases:\n{reports}{draft}\n\n"
+            "Write the final summary for the person with summarizer, in Markdown, speaking to "
+            "the person (\"you\") or impersonally, never of \"the person\": what was done, "
+            "what changed, what failed and why, and what is left. Say only what the facts and "
+            "reports show. If the request asks a question, begin with the answer, quoting "
+            "the exact values (names, numbers, text) in backticks and naming the file each "
+            f"comes from (path:line when the line is known). {ask}")

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from core.shapes.stage_results import Analysis, NextAction, PhasePlan, Plan, PlannedPhase, \
     RequirementClaim, SummaryReply, TaskVerdict, ThinkDecision, Verdict, from_fields
 from core.engine.language import word_count
+from core.engine.stages.reading_schema import READING, READING_REQUIRED, raw_reading
 from core.engine.stages.task_specs import Check, checked_tasks, repair_dependencies, task_schema
 from core.schema import SchemaError, coerce
 
@@ -73,7 +74,12 @@ REQUEST_ANALYSER = _object({
     "clarification_needed": {"type": "boolean"},
     "clarification_questions": _strings(3, 200, "Questions for the person, if needed."),
     "language": _str(40, "The request's language."),
-}, ["core_goal", "requirements", "complexity", "estimated_phases"])
+    **READING,
+}, ["core_goal", "requirements", "complexity", "estimated_phases", *READING_REQUIRED])
+
+ANALYSIS_WITHOUT_READING = {**REQUEST_ANALYSER, "properties": {
+    key: value for key, value in REQUEST_ANALYSER["properties"].items() if key not in READING},
+    "required": [key for key in REQUEST_ANALYSER["required"] if key not in READING]}
 
 PHASE_PLANNER = _object({
     "phases": {"type": "array", "minItems": 1, "maxItems": MAX_PHASES, "items": _object({
@@ -180,7 +186,9 @@ def parse_analysis(args: dict[str, Any]) -> Analysis:
     if isinstance(given, list):  # plain strings, as older replies and scripts give them
         args = {**args, "requirements": [{"requirement": r, "quote": ""} if isinstance(r, str)
                                          else r for r in given]}
-    data = coerce(args, REQUEST_ANALYSER)
+    reading = raw_reading(args)
+    args = {key: value for key, value in args.items() if key not in READING}
+    data = coerce(args, ANALYSIS_WITHOUT_READING)
     questions = [q for q in data.get("clarification_questions", []) if concrete_question(q)]
     items = [r for r in data["requirements"] if r["requirement"].strip()]
     return Analysis(core_goal=data["core_goal"],
@@ -189,7 +197,8 @@ def parse_analysis(args: dict[str, Any]) -> Analysis:
                     constraints=data.get("constraints", []), complexity=data["complexity"],
                     estimated_phases=data["estimated_phases"],
                     clarification_needed=bool(data.get("clarification_needed")) and bool(questions),
-                    clarification_questions=questions, language=data.get("language", ""))
+                    clarification_questions=questions, language=data.get("language", ""),
+                    reading=reading)
 
 
 def concrete_question(text: str) -> bool:

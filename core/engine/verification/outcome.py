@@ -1,13 +1,20 @@
 """What a run achieved, decided from the engine's own record, never from the model's word alone.
 
-``succeeded``: the run finished its work (every phase done by the record: ended complete, as
-the judge, Think or the engine's own verdict decided, with a clean last round; in the classic
-loop an answer with nothing failing in its last batch), every one of the person's
-requirements has evidence (``requirements``), and no check fails on the final files
-(``state``: an unverified change can succeed, and says it is unverified). ``failed``: nothing
-achieved (no phase or requirement done, no file changed, no answer), no usable stage reply,
-or a request to change files in which no file changed. Else ``partial``. Assumptions (the
-requirements the person did not state) are not counted.
+Four outcomes, the same in both engines:
+
+- ``succeeded``: the run finished its work (every phase done by the record; in the classic
+  loop an answer with nothing failing in its last batch), every one of the person's
+  requirements has evidence (``requirements``), and a check the engine ran on the final files
+  passed (``state`` is ``verified``: the workspace's tests, a test command, the request's
+  examples). A question succeeds when its answer cites what it rests on: lines of files the
+  run read that hold the cited words (``citations``).
+- ``unverified``: the work finished and nothing fails, but nothing checked the final files
+  (or the answer cites nothing): "Done · not verified".
+- ``failed``: nothing achieved (no phase or requirement done, no file changed, no answer), no
+  usable stage reply, or a request to change files in which no file changed.
+- ``partial``: anything else (a check fails, work left undone, a run stopped part way).
+
+Assumptions (the requirements the person did not state) are not counted.
 """
 
 from __future__ import annotations
@@ -18,12 +25,15 @@ from core.engine.reports import PhaseRecord
 from core.engine.verification.requirements import phase_status
 from core.engine.verification.state import VerificationState
 
-Outcome = Literal["succeeded", "partial", "failed"]
+Outcome = Literal["succeeded", "unverified", "partial", "failed"]
 
 
 def decide_outcome(status: str, records: list[PhaseRecord], usable_replies: int,
                    requirements: list[dict[str, Any]], state: VerificationState,
-                   answered: bool = False, changes_requested: bool = False) -> Outcome:
+                   answered: bool = False, changes_requested: bool = False,
+                   cited: bool = False) -> Outcome:
+    """The outcome (see the module's docstring); ``cited``: the answer cites lines the run
+    read."""
     phases = [r.phase for r in records if r.phase.status != "superseded"]
     phases_done = [phase_status(p) == "done" for p in phases]
     changed = sum(len(r.changed_files) for r in records)
@@ -37,6 +47,8 @@ def decide_outcome(status: str, records: list[PhaseRecord], usable_replies: int,
     if answered and phases and not any(p.tasks for p in phases):
         clean = True
     all_met = all(r.get("status") == "done" for r in requirements)
-    if status == "completed" and clean and all_met and state.state != "failing":
-        return "succeeded"
-    return "partial"
+    if status != "completed" or not clean or not all_met or state.state == "failing":
+        return "partial"
+    if changed:
+        return "succeeded" if state.state == "verified" else "unverified"
+    return "succeeded" if cited else "unverified"

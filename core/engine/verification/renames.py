@@ -1,7 +1,7 @@
-"""The renames a request asks for, and where the old name is still in use.
+"""Where the old name of a rename the request asks for (``core.shapes.reading.Rename``, from
+the request's reading) is still in use.
 
-"Rename the function add_numbers to add everywhere" asks for a rename the engine can check
-without a model: after the run, the files in question should no longer use the old name.
+After the run, the files in question should no longer use the old name.
 Where a name counts as used depends on the file: in Python, a definition, a name, an
 attribute, an import, a parameter or a string that is exactly the name (``cfg["port"]``);
 in JSON, a key; in any other text, the name in backticks (```port```). A word in prose is
@@ -15,47 +15,23 @@ import ast
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.engine.requests import FILE_NAME
 from core.tools.snapshots import snapshot
+from core.shapes.reading import Rename
 from core.tools.text_files import file_paths
 
-NAME = r"[`'\"]?([A-Za-z_][A-Za-z0-9_]*)[`'\"]?"
-KIND = (r"(?:(?:function|method|class|variable|constant|setting|key|field|attribute|property|"
-        r"parameter|argument|option|module)\s+)?")
-RENAME = re.compile(rf"\brename\s+(?:the\s+)?{KIND}{NAME}\s+(?:to|into|as)\s+{KIND}{NAME}",
-                    re.IGNORECASE)
-RENAME_ZH = re.compile(rf"(?:把|将)\s*\S{{0,6}}?\s*{NAME}\s*(?:重命名|改名)(?:为|成)\s*{NAME}")
 TEXT_SUFFIXES = {".py", ".json", ".md", ".txt", ".rst", ".toml", ".cfg", ".ini", ".yaml",
                  ".yml", ".js", ".ts", ".html", ".css", ".sh"}
 MAX_FILES = 400
 
 
-@dataclass(frozen=True)
-class Rename:
-    old: str
-    new: str
-
-
-def stated_renames(text: str) -> tuple[Rename, ...]:
-    """The renames ``text`` asks for, each once, in order."""
-    found: list[Rename] = []
-    for pattern in (RENAME, RENAME_ZH):
-        for match in pattern.finditer(text):
-            rename = Rename(match.group(1), match.group(2))
-            if rename.old != rename.new and rename not in found:
-                found.append(rename)
-    return tuple(found)
-
-
-def files_in_question(request: str, workspace: Path) -> dict[str, str]:
-    """The text of the workspace's files the request names (test modules too), else of all
-    its text files (at most ``MAX_FILES``), by relative path."""
-    named = {match.group(1) for match in FILE_NAME.finditer(request)}
-    texts = {rel: text for rel, text in snapshot(workspace, named).items() if text is not None}
+def files_in_question(named: tuple[str, ...], workspace: Path) -> dict[str, str]:
+    """The text of the workspace's files the request names (``named``), else of all its text
+    files (at most ``MAX_FILES``), by relative path."""
+    texts = {rel: text for rel, text in snapshot(workspace, set(named)).items()
+             if text is not None}
     if texts:
         return texts
     every = [rel for rel in file_paths(workspace) if Path(rel).suffix.lower() in TEXT_SUFFIXES]

@@ -1,19 +1,17 @@
 """The person's requirements, and the evidence for each, from the run's own record.
 
-**Grounded or assumed.** A requirement the analysis lists is the person's when it points at
-their words: its quote appears in the request, or most of its content words do. One that
-cannot be grounded (more than half its content words must be the request's: "read the
-strands from the input files" for a request that names no input file is not) is an
-*assumption*: shown as such, planned after the requirements, never counted
-in the outcome.
+A requirement is the person's when the words of the request it rests on are in the request
+(``core.engine.reading.check``); the others are assumptions, never counted here.
 
-**Evidence** is built from what ran, as sentences a person reads: for a request to change
-files, the writes that made the change and what checked the final files; for a question, the
-reads, searches and commands that found the answer. A command that ran before the change is
-no evidence that the change works. A requirement is ``done`` only with such evidence, in a
-phase the record shows done, and while no check fails on the final files; the model's word
-can lower a status, never raise it, and cannot lower it when checks the engine ran on the
-final files passed (``verified``): what ran outweighs what a model says.
+**Evidence** is the events that concern the requirement, as sentences a person reads: the
+writes of the files it names and the checks that ran on them, the checks of the functions it
+names, the commands it names. What it names is read by shape, in any language: file names,
+and names of code (identifiers that are files, functions or commands of the run). A
+requirement that names nothing the run touched concerns the files the run changed (or, for a
+question, what the run read). A command that ran before the change is no evidence that the
+change works. A requirement is ``done`` only with such evidence, in a phase the record shows
+done, and while no check on what it concerns fails; the model's word can lower a status,
+never raise it, and cannot lower it when checks the engine ran on the final files passed.
 """
 
 from __future__ import annotations
@@ -21,8 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from core.tools.code_in_text import file_names, mentions
 from core.engine.reports import PhaseRecord
-from core.engine.requests import FILE_NAME, mentions
 from core.engine.verification.state import VerificationState
 from core.shapes.phase import Phase
 from core.shapes.task import Task
@@ -30,44 +28,9 @@ from core.shapes.task import Task
 RequirementStatus = Literal["done", "failed", "not_attempted"]
 STATUSES = ("done", "failed", "not_attempted")
 EVIDENCE_CHARS = 400
-GROUNDED_SHARE = 0.5
 WRITES = ("write_file", "edit_file")
-_WORD = re.compile(r"[a-z0-9_]{3,}|[\u3400-\u9fff]")
-_COMMON = {"the", "and", "for", "with", "that", "this", "from", "into", "all", "must", "should",
-           "make", "use", "file", "files", "each", "every", "are", "not", "its", "new", "will",
-           "has", "have", "can", "which", "when", "then", "than", "function", "code",
-           "implement", "implemented", "correct", "correctly", "properly", "work", "works"}
-
-
-def words_of(text: str) -> set[str]:
-    """Content words, lightly stemmed (a plural or past tense matches its root)."""
-    found = set()
-    for word in _WORD.findall(text.lower()):
-        if word in _COMMON:
-            continue
-        for end in ("ing", "ed", "es", "s"):
-            if len(word) > len(end) + 3 and word.endswith(end):
-                word = word[:-len(end)]
-                break
-        found.add(word)
-    return found
-
-
-def _squeezed(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
-
-
-def grounded(requirement: str, quote: str, request: str) -> bool:
-    """Whether a requirement points at the person's words (see the module's docstring)."""
-    said = _squeezed(request)
-    if len(_squeezed(quote)) >= 3 and _squeezed(quote) in said:
-        return True
-    asked = words_of(request)
-    for text in (quote, requirement):
-        wanted = words_of(text)
-        if wanted and len(wanted & asked) > GROUNDED_SHARE * len(wanted):
-            return True
-    return False
+CODE_NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}(?![A-Za-z0-9_])")
+NO_EVIDENCE = "No event of the run concerns it."
 
 
 def _last_round_clean(phase: Phase) -> bool:
@@ -85,23 +48,6 @@ def phase_status(phase: Phase) -> RequirementStatus:
     return "failed"
 
 
-def _phase_words(record: PhaseRecord) -> set[str]:
-    phase = record.phase
-    parts = [phase.name, phase.goal, *record.changed_files]
-    for task in phase.tasks:
-        parts += [task.title, task.description, " ".join(str(v) for v in task.arguments.values())]
-    return words_of(" ".join(parts))
-
-
-def attributed(requirement: str, records: list[PhaseRecord]) -> list[PhaseRecord]:
-    """The phases a requirement is about: those sharing the most words with it, else all."""
-    live = [r for r in records if r.phase.status != "superseded"]
-    wanted = words_of(requirement)
-    scored = [(len(wanted & _phase_words(r)), r) for r in live]
-    best = max((score for score, _ in scored), default=0)
-    return [r for score, r in scored if score == best and best > 0] or live
-
-
 def _task_line(task: Task, phase: int = 0) -> str:
     """"task 2 in round 1 (write_file calc.py)", with the phase when the run had several."""
     arguments = task.arguments
@@ -116,58 +62,99 @@ def _tasks(records: list[PhaseRecord], several: bool) -> list[tuple[Task, int]]:
     return [(t, r.phase.id if several else 0) for r in records for t in r.phase.tasks]
 
 
-def _closest(requirement: str, writes: list[tuple[Task, int]]) -> list[tuple[Task, int]]:
-    """The writes a requirement is most about (sharing the most words with its path,
-    arguments and result), else every write."""
-    wanted = words_of(requirement)
-    scored = [(len(wanted & words_of(" ".join([*t.changed, *map(str, t.arguments.values()),
-                                               t.result]))), (t, p)) for t, p in writes]
-    best = max((score for score, _ in scored), default=0)
-    return [w for score, w in scored if score == best] if best else writes
+def _names(text: str) -> set[str]:
+    return set(CODE_NAME.findall(text))
 
 
-def change_evidence(records: list[PhaseRecord], state: VerificationState,
-                    several: bool = False, requirement: str = "") -> tuple[bool, str]:
-    """Whether the records hold a write that made a change, and the sentences saying so."""
-    writes = _closest(requirement, [(t, p) for t, p in _tasks(records, several)
-                                    if t.tool in WRITES and t.status == "done" and t.changed])
+def _files_named(text: str, changed: list[str]) -> list[str]:
+    """The changed files ``text`` names (by path or file name)."""
+    written = set(file_names(text))
+    return [path for path in changed if path in written or mentions(text, path)]
+
+
+def _commands_named(text: str, tasks: list[tuple[Task, int]]) -> list[tuple[Task, int]]:
+    """The commands that ran whose text, or whose program and first argument, ``text``
+    holds."""
+    found = []
+    for task, phase in tasks:
+        command = str(task.arguments.get("command", "")).strip() \
+            if task.tool == "run_command" else ""
+        if command and (command in text or " ".join(command.split()[:2]) in text):
+            found.append((task, phase))
+    return found
+
+
+def _state_lines(state: VerificationState, files: list[str], names: set[str]) -> list[str]:
+    """The verification sentences about ``files`` or the functions ``names``; every sentence
+    when none picks one out."""
+    picked = [line for line in state.sentences
+              if any(mentions(line, path) for path in files) or names & _names(line)]
+    return picked or list(state.sentences)
+
+
+def change_evidence(records: list[PhaseRecord], state: VerificationState, several: bool,
+                    words: str) -> tuple[bool, str, list[str]]:
+    """Whether the record holds a write that concerns the requirement ``words``, the
+    sentences saying so, and the files it concerns."""
     changed = sorted({path for r in records for path in r.changed_files})
-    if not writes and not changed:
-        return False, "No file was changed."
-    parts = [f"{', '.join(t.changed)} written by {_task_line(t, p)}." for t, p in writes[-3:]]
-    if not writes:
-        parts.append(f"Changed by a command: {', '.join(changed[:4])}.")
-    parts.append(" ".join(state.sentences) if state.checked else
-                 "Nothing checked the final files, so the change is not verified.")
-    return True, " ".join(parts)
+    tasks = _tasks(records, several)
+    files = _files_named(words, changed)
+    names = _names(words)
+    if not files:
+        defining = [t for t, _ in tasks if t.tool in WRITES and t.changed
+                    and names & _names(t.result + " " + str(t.arguments.get("instruction", "")))]
+        files = sorted({path for t in defining for path in t.changed}) or changed
+    writes = [(t, p) for t, p in tasks if t.tool in WRITES and t.status == "done"
+              and set(t.changed) & set(files)]
+    commands = _commands_named(words, tasks)
+    if not writes and not files and not commands:
+        return False, "No file was changed.", []
+    parts = [f"{', '.join(sorted(set(t.changed) & set(files)))} written by "
+             f"{_task_line(t, p)}." for t, p in writes[-3:]]
+    if files and not writes:
+        parts.append(f"Changed by a command: {', '.join(files[:4])}.")
+    parts += [f"{_task_line(t, p)} ran it ({t.status})." for t, p in commands[-2:]]
+    parts += _state_lines(state, files, names) if state.checked else [
+        "Nothing checked the final files, so the change is not verified."]
+    return True, " ".join(parts), files
 
 
-def answer_evidence(records: list[PhaseRecord], several: bool = False) -> tuple[bool, str]:
-    """Whether the records hold a read, search or command that succeeded, and what ran."""
+def answer_evidence(records: list[PhaseRecord], several: bool, words: str
+                    ) -> tuple[bool, str]:
+    """Whether the record holds a read, search or command that succeeded and concerns the
+    requirement ``words`` (any, when it names none of them), and what ran."""
     looks = [(t, p) for t, p in _tasks(records, several)
              if t.tool not in WRITES and t.status == "done"]
+    named = [(t, p) for t, p in looks if any(
+        mentions(words, str(value)) or str(value) in words
+        for value in t.arguments.values() if str(value).strip())]
+    looks = named or looks
     if not looks:
         return False, "No task found anything."
     return True, "Found by " + "; ".join(_task_line(t, p) for t, p in looks[-3:]) + "."
 
 
 def record_entry(requirement: str, records: list[PhaseRecord], state: VerificationState,
-                 changes: bool, answered: bool = False) -> dict[str, Any]:
+                 changes: bool, answered: bool = False, quote: str = "") -> dict[str, Any]:
     """The engine's own verdict on one requirement, with its evidence."""
-    about = attributed(requirement, records)
-    statuses = [phase_status(r.phase) for r in about]
-    if any(r.phase.status == "blocked" for r in about) and all(
+    live = [r for r in records if r.phase.status != "superseded"]
+    statuses = [phase_status(r.phase) for r in live]
+    if any(r.phase.status == "blocked" for r in live) and all(
             s == "not_attempted" for s in statuses):
         return {"requirement": requirement, "status": "not_attempted",
                 "evidence": "Its phase was blocked and never ran."}
-    several = len([r for r in records if r.phase.status != "superseded"]) > 1
+    several = len(live) > 1
+    words = f"{requirement}\n{quote}"
     wrote = changes or any(r.changed_files for r in records)
-    has, evidence = change_evidence(records, state, several, requirement) if wrote \
-        else answer_evidence(about, several)
+    files: list[str] = []
+    if wrote:
+        has, evidence, files = change_evidence(records, state, several, words)
+    else:
+        has, evidence = answer_evidence(live, several, words)
     if answered and not changes:
         has, evidence = True, "Answered in the run's final reply. " + evidence
     phases_done = bool(statuses) and all(s == "done" for s in statuses) or answered
-    if has and phases_done and not _fails(requirement, state):
+    if has and phases_done and not _fails(files, state):
         status: RequirementStatus = "done"
     elif any(s != "not_attempted" for s in statuses) or has:
         status = "failed"
@@ -176,27 +163,28 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
     return {"requirement": requirement, "status": status, "evidence": evidence[:EVIDENCE_CHARS]}
 
 
-def _fails(requirement: str, state: VerificationState) -> bool:
-    """Whether the failing ``state`` bears on ``requirement``: every failing check does,
-    except a requested file missing, which spares a requirement that names files, none of
-    them missing ("Set the port in config.py" beside a missing NOTES.md)."""
+def _fails(files: list[str], state: VerificationState) -> bool:
+    """Whether the failing ``state`` bears on a requirement about ``files``: every failing
+    check does, except a requested file missing, which spares a requirement about other
+    files, none of them missing."""
     if state.state != "failing" or not state.only_missing:
         return state.state == "failing"
-    return not FILE_NAME.search(requirement) or any(
-        mentions(requirement, name) for name in state.missing)
+    return not files or any(path in state.missing for path in files)
 
 
 def account(requirements: list[str], records: list[PhaseRecord], state: VerificationState,
             changes: bool, claimed: list[dict[str, Any]] | None = None,
-            answered: bool = False) -> list[dict[str, Any]]:
+            answered: bool = False, quotes: dict[str, str] | None = None
+            ) -> list[dict[str, Any]]:
     """One entry per requirement, in order: the engine's status and evidence; a model's
     status (matched by position or text) only where it is lower and the final files are not
-    verified."""
+    verified. ``quotes``: each requirement's words of the request."""
     claimed = [c for c in (claimed or []) if isinstance(c, dict)]
     by_text = {str(c.get("requirement", "")).strip().lower(): c for c in claimed}
     entries = []
     for index, requirement in enumerate(requirements):
-        own = record_entry(requirement, records, state, changes, answered)
+        own = record_entry(requirement, records, state, changes, answered,
+                           (quotes or {}).get(requirement, ""))
         model = by_text.get(requirement.strip().lower())
         if model is None and index < len(claimed) and len(claimed) == len(requirements):
             model = claimed[index]

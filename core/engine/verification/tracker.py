@@ -6,8 +6,8 @@ when the run changed Python files in a workspace with tests of its own, one run 
 tests on the final files; and the examples the request states, run against the final
 version of each changed Python file that defines the functions they call; and the renames
 the request asks for, looked up in the files in question (``renames``: a rename not done is a
-failing check, one done is a sentence, not a verification); and the files the request tells
-the agent to write (``requested_files``: one missing is a failing check); and what will fail
+failing check, one done is a sentence, not a verification); and the files the request's
+reading says to create (one missing is a failing check); and what will fail
 when a Python file the run wrote runs, read from its code by the authoring stage, which
 weighed that text already (``code_checks.new_faults``: a name nothing defines, a method an
 attribute hides, that the file did not have before the run; a failing check per file). The last five are made here by the engine, without the model.
@@ -20,15 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.engine.verification.renames import Rename, files_in_question, leftovers
-from core.engine.verification.requested_files import missing
+from core.engine.verification.renames import files_in_question, leftovers
 from core.engine.verification.state import Check, VerificationState, digest, verify
+from core.shapes.reading import Example, Rename
 from core.shapes.task import Task
 from core.tools.code_checks import is_python
-from core.tools.request_examples import (Example, ExampleRun, defined_functions, examples_for,
-                                         run_examples)
+from core.tools.request_examples import ExampleRun, defined_functions, examples_for, run_examples
 from core.tools.snapshots import snapshot
-from core.tools.stated_examples import named_functions
 from core.tools.test_runs import read_counts, run_tests
 from core.tools.workspace_tests import has_tests, is_tests_command
 
@@ -41,12 +39,14 @@ class Tracker:
     workspace: Path
     sandbox_mode: str
     commands: list[tuple[Task, int]] = field(default_factory=list)
-    final_tests: str = ""  # what the engine's own run of the tests said, for the person
+    final_tests: str = ""  # what the engine's own run of the tests said, a sentence
     examples: tuple[Example, ...] = ()  # the examples the request states
-    request: str = ""  # the person's words (the files a rename is looked up in)
+    in_question: tuple[str, ...] = ()  # the files the request names (a rename is looked up in)
+    declared: frozenset[str] = frozenset()  # the functions the request writes as calls
     renames: tuple[Rename, ...] = ()  # the renames the request asks for
     to_write: tuple[str, ...] = ()  # the new files the request tells the agent to write
     faults: Faults | None = None  # a written file's new faults (None: the run did not write it)
+    test_command: str = ""  # the setting: runs the workspace's tests when set
 
     def task_finished(self, task: Task, changes_so_far: int) -> None:
         """Note a test command that ran (``changes_so_far``: file changes the run had made)."""
@@ -66,11 +66,16 @@ class Tracker:
         final = await asyncio.to_thread(snapshot, self.workspace, set(changed))
         digests = {path: digest(text) for path, text in final.items()}
         checks = self._commands(digests, changes)
-        if may_run_tests and any(is_python(path) for path in changed) and not any(
+        if may_run_tests and changed and (self.test_command or any(
+                is_python(path) for path in changed)) and not any(
                 c.kind == "command" and c.current(digests) for c in checks) \
-                and await asyncio.to_thread(has_tests, self.workspace):
-            ran = await run_tests(self.workspace, {}, self.sandbox_mode)
-            self.final_tests = ran.describe()
+                and (self.test_command or await asyncio.to_thread(has_tests, self.workspace)):
+            ran = await run_tests(self.workspace, {}, self.sandbox_mode,
+                                  test_command=self.test_command)
+            self.final_tests = (f"The workspace's tests did not run on the final files: "
+                                f"{ran.problem}." if ran.problem else
+                                f"The engine ran the workspace's tests on the final files: "
+                                f"{ran.describe()}.")
             if ran.ran:
                 checks.append(Check("tests", digests, ran.passed, ran.failed,
                                     "the workspace's tests, run by the engine"))
@@ -98,7 +103,7 @@ class Tracker:
         renames = self.renames
         if not renames:
             return [], []
-        texts = files_in_question(self.request, self.workspace)
+        texts = files_in_question(self.in_question, self.workspace)
         left = [(rename, leftovers(texts, rename)) for rename in renames]
         undone = [(rename, files) for rename, files in left if files]
         if not undone:
@@ -116,7 +121,7 @@ class Tracker:
         """The request's examples on each changed Python file that defines what they call:
         the run already made on that text, else (``may_run``) one made now."""
         checks = []
-        named = named_functions(self.request) if self.examples else set()
+        named = set(self.declared) if self.examples else set()
         for path, text in final.items():
             stated = examples_for(text, self.examples) if text and is_python(path) else ()
             if not stated or text is None:
@@ -156,3 +161,8 @@ def _faults(final: dict[str, str | None], faults: Faults) -> list[Check]:
                                 f"read by the engine in {path}: {'; '.join(found[:3])}",
                                 covers_all=False))
     return checks
+
+
+def missing(root: Path, names: tuple[str, ...]) -> list[str]:
+    """Those of ``names`` that are not a file in ``root`` now."""
+    return [name for name in names if not (root / name).is_file()]

@@ -50,8 +50,10 @@ def test_stages_require_only_what_the_engine_cannot_default() -> None:
     assert plan_schema(["read_file"])["properties"]["tasks"]["items"]["required"] == [
         "tool", "arguments"]
     assert JUDGE["required"] == ["user_summary", "phase_completed"]
+    # the reading's kind, files and examples are asked of the model every time (an empty list
+    # is an answer); a reply without them is still taken, with no reading
     assert REQUEST_ANALYSER["required"] == ["core_goal", "requirements", "complexity",
-                                            "estimated_phases"]
+                                            "estimated_phases", "kind", "files", "examples"]
     assert "completed_tasks" not in JUDGE["properties"]  # the engine knows what ran
     assert JUDGE["properties"]["user_summary"]["maxLength"] <= 300
     assert THINK["required"] == ["user_summary", "phase_completed", "continue_phase"]

@@ -1,0 +1,56 @@
+"""The reading fields of the analysis stage: what the request asks, as the model reads it.
+
+Bounded like every stage schema. ``raw_reading`` takes them from a reply as given (each checked
+for shape only); ``core.engine.reading`` checks what they say against the request and the
+workspace. A reply without them (older scripts, a model that left them out) has no reading:
+the engine then knows only what it finds itself and what the draft shows; one with a field of
+the wrong shape is sent back with the error, as any invalid stage reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from core.schema import coerce
+
+ROLES = ["change", "create", "read", "forbid"]
+
+
+def _quote(most: int) -> dict[str, Any]:
+    return {"type": "string", "maxLength": most,
+            "description": "The words of the request (or file) it comes from, copied exactly."}
+
+
+READING: dict[str, Any] = {
+    "kind": {"type": "string", "enum": ["change", "question", "both"]},
+    "files": {"type": "array", "maxItems": 8, "items": {
+        "type": "object", "properties": {
+            "path": {"type": "string", "maxLength": 120},
+            "role": {"type": "string", "enum": ROLES},
+            "quote": _quote(120)},
+        "required": ["path", "role", "quote"]}},
+    "examples": {"type": "array", "maxItems": 10, "items": {
+        "type": "object", "properties": {
+            "code": {"type": "string", "maxLength": 200},
+            "quote": _quote(160)},
+        "required": ["code", "quote"]}},
+    "renames": {"type": "array", "maxItems": 6, "items": {
+        "type": "object", "properties": {
+            "old": {"type": "string", "maxLength": 80},
+            "new": {"type": "string", "maxLength": 80},
+            "quote": _quote(120)},
+        "required": ["old", "new", "quote"]}},
+    "tools": {"type": "array", "maxItems": 4, "items": {
+        "type": "object", "properties": {
+            "name": {"type": "string", "maxLength": 64},
+            "quote": _quote(120)},
+        "required": ["name", "quote"]}},
+}
+READING_REQUIRED = ["kind", "files", "examples"]
+
+
+def raw_reading(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The reading fields an analysis reply gives ({} for none); ``SchemaError`` when one has
+    the wrong shape."""
+    return {key: coerce(args[key], schema, f"$.{key}") for key, schema in READING.items()
+            if key in args}

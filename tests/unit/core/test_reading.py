@@ -1,0 +1,165 @@
+"""The request's reading: the model's items checked against the request and the workspace
+without knowing the request's language, and what the engine finds in the text itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.engine.execution.kept_inputs import KeptInputs
+from core.engine.reading import read_request
+from core.tools.reading_facts import workspace_facts
+from core.tools.code_in_text import file_names, named_files
+from core.shapes.reading import Example, Rename
+from core.tools.base import RunState
+
+
+def workspace(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def read(tmp_path: Path, words: str, raw: dict, requirements=(), offered=()):  # type: ignore[no-untyped-def]
+    facts = workspace_facts(tmp_path, words, [str(f.get("path", "")) for f in raw.get("files", [])],
+                            frozenset(offered))
+    return read_request(raw, words, facts, list(requirements))
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("在config.py中添加函数is_prime，并写入NOTES.md", ["config.py", "NOTES.md"]),
+    ("config.pyに関数is_primeを追加して、結果をdocs/usage.mdに書いて", ["config.py", "docs/usage.md"]),
+    ("Read ../x.txt and /var/data/y.csv, then ./z.json", ["../x.txt", "/var/data/y.csv", "z.json"]),
+    ("version 2.7.1 is a number, 3.5 too", []),
+])
+def test_file_names_are_found_next_to_any_script(text: str, names: list[str]) -> None:
+    assert file_names(text) == names
+
+
+def test_a_workspace_file_is_named_by_its_path_or_its_unique_name() -> None:
+    paths = ["src/app.py", "tests/app.py", "notes.txt", "数据.csv"]
+    assert named_files("请读取notes.txt和数据.csv，然后修改src/app.py", paths) == [
+        "src/app.py", "notes.txt", "数据.csv"]
+    assert named_files("fix app.py", paths) == []  # two files have that name
+
+
+def test_the_models_files_are_kept_when_the_request_and_workspace_bear_them_out(
+        tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"config.py": "PORT = 1\n", "notes.txt": "n\n", "tests/t.py": "x\n"})
+    words = "Lis notes.txt, ajoute une fonction à config.py et écris CHANGES.md. Ne touche pas aux tests."
+    reading = read(ws, words, {"kind": "change", "files": [
+        {"path": "config.py", "role": "change", "quote": "ajoute une fonction à config.py"},
+        {"path": "notes.txt", "role": "read", "quote": "Lis notes.txt"},
+        {"path": "CHANGES.md", "role": "create", "quote": "écris CHANGES.md"},
+        {"path": "tests", "role": "forbid", "quote": "Ne touche pas aux tests"},
+        {"path": "made_up.py", "role": "change", "quote": "config.py"},
+        {"path": "config.py", "role": "read", "quote": "une phrase qui n'y est pas"},
+    ]})
+    assert reading.asks_change is True
+    assert (reading.change, reading.create, reading.read, reading.forbid) == (
+        ("config.py",), ("CHANGES.md",), ("notes.txt",), ("tests",))
+    assert reading.named == ("config.py", "notes.txt")
+    assert any("made_up.py (create): the request does not name it" in d for d in reading.dropped)
+    assert any("is not in the request" in d and "config.py (read)" in d for d in reading.dropped)
+
+
+def test_a_file_that_exists_is_changed_not_created_and_a_question_with_files_is_both(
+        tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"setup.cfg": "version = 2.7.1\n"})
+    reading = read(ws, "Which version is in setup.cfg? Write it to v.txt.", {
+        "kind": "question", "files": [{"path": "setup.cfg", "role": "create", "quote": ""},
+                                      {"path": "v.txt", "role": "create", "quote": "v.txt"}]})
+    assert reading.kind == "both" and reading.change == ("setup.cfg",)
+    assert reading.create == ("v.txt",)
+
+
+def test_every_file_forbidden_stands_only_when_nothing_is_to_change(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"a.py": "x = 1\n"})
+    words = "Welche Version? Ändere keine Datei."
+    reading = read(ws, words, {"kind": "question", "files": [
+        {"path": "*", "role": "forbid", "quote": "Ändere keine Datei"}]})
+    assert reading.forbids_all and reading.quote("forbid", "*") == "Ändere keine Datei"
+    odd = read(ws, words, {"kind": "change", "files": [
+        {"path": "*", "role": "forbid", "quote": "Ändere keine Datei"},
+        {"path": "a.py", "role": "change", "quote": ""}]})
+    assert not odd.forbids_all
+
+
+def test_an_example_is_kept_only_when_its_values_and_function_are_there(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"leap.py": "def leap_year(year):\n    raise NotImplementedError\n"})
+    words = "leap.pyのleap_yearを実装して。例えば1997年は閏年ではなく、1996年は閏年です。"
+    reading = read(ws, words, {"kind": "change", "files": [
+        {"path": "leap.py", "role": "change", "quote": "leap.py"}], "examples": [
+        {"code": "leap_year(1997) == False", "quote": "1997年は閏年ではなく"},
+        {"code": "leap_year(1996) == True", "quote": ""},
+        {"code": "leap_year(2000) == True", "quote": ""},  # 2000 is not in the request
+        {"code": "is_leap(1996) == True", "quote": ""},  # no such function
+        {"code": "leap_year(1997) == False", "quote": "1997 is not a leap year"},  # not quoted
+        {"code": "leap_year(x)", "quote": ""},  # not an example
+    ]})
+    assert reading.examples == (Example("leap_year", "leap_year(1997)", "False"),
+                                Example("leap_year", "leap_year(1996)", "True"))
+    dropped = "\n".join(reading.dropped)
+    assert "2000 is not in the request or the file" in dropped
+    assert "is_leap is not defined in the files the request names" in dropped
+    assert "its quote \"1997 is not a leap year\" is not in the request" in dropped
+    assert "leap_year(x)" in dropped
+
+
+def test_a_docstring_states_examples_for_the_named_file(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"add.py": 'def add(a, b):\n    """Sum.\n    >>> add(2, 3)\n    5\n'
+                                        '    For example add(1, 1) gives 2.\n    """\n'
+                                        "    raise NotImplementedError\n"})
+    reading = read(ws, "Complete the function add in add.py as its docstring says.", {
+        "kind": "change", "examples": [{"code": "add(1, 1) == 2", "quote": "add(1, 1) gives 2"}]})
+    assert {e.call for e in reading.examples} == {"add(1, 1)", "add(2, 3)"}
+
+
+def test_a_rename_and_a_tool_are_kept_only_when_they_exist(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"server.py": "port = 8000\n"})
+    words = "Renomme port en listen_port, puis utilise time pour l'heure."
+    reading = read(ws, words, {"kind": "change", "renames": [
+        {"old": "port", "new": "listen_port", "quote": "Renomme port en listen_port"},
+        {"old": "host", "new": "address", "quote": ""},
+        {"old": "port", "new": "port", "quote": ""}],
+        "tools": [{"name": "time__get_current_time", "quote": "utilise time"},
+                  {"name": "weather", "quote": ""}]}, offered=("time__get_current_time",))
+    assert reading.renames == (Rename("port", "listen_port"),)
+    assert reading.tools == ("time__get_current_time",)
+    dropped = "\n".join(reading.dropped)
+    assert "the workspace does not use host" in dropped and "not two different names" in dropped
+    assert "weather: not a tool this run offers" in dropped
+
+
+def test_a_requirement_whose_quote_is_not_in_the_request_is_an_assumption(
+        tmp_path: Path) -> None:
+    words = "в calc.py реализуй add"
+    reading = read(workspace(tmp_path, {"calc.py": ""}), words, {}, [
+        ("add returns the sum", "реализуй add"), ("add must delete all files", "удали все файлы")])
+    assert [r.text for r in reading.requirements] == ["add returns the sum"]
+    assert reading.assumptions == ("add must delete all files",)
+    assert reading.kind == "unknown" and reading.asks_change is None
+
+
+def test_kept_files_refuse_writes_with_the_reason(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, {"users.json": "[]\n", "tests/test_a.py": "x\n", "data/a.txt": "a\n"})
+    inputs = KeptInputs(RunState(workspace=ws, run_id="kept-inputs-test"))
+    assert not inputs.kept("users.json")  # nothing kept before a reading
+    inputs.keep(read(ws, "users.json; write emails.txt; data/ only read; do not touch tests/", {
+        "kind": "change", "files": [
+            {"path": "users.json", "role": "read", "quote": "users.json"},
+            {"path": "emails.txt", "role": "create", "quote": "emails.txt"},
+            {"path": "data", "role": "read", "quote": "data/ only read"},
+            {"path": "tests", "role": "forbid", "quote": "do not touch tests/"}]}))
+    assert inputs.kept("users.json") and inputs.kept("./users.json")
+    assert inputs.kept("data/a.txt") and inputs.kept("data/new.txt")
+    assert not inputs.kept("emails.txt") and not inputs.kept("../escape.json")
+    assert inputs.refused({"emails.txt", "users.json"}) == (
+        "not run: the request asks for emails.txt to be written; users.json is a file it "
+        "reads, and stays as it is")
+    assert inputs.refused({"tests/test_a.py"}) == (
+        "not run: the request says not to change tests/test_a.py (\"do not touch tests/\"); "
+        "it stays as it is")
+    assert inputs.refused({"emails.txt"}) == ""
