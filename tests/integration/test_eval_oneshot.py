@@ -21,7 +21,7 @@ from bench.evals.suite import select
 from core.engine.authoring.blocks import code_blocks
 from core.engine.authoring.draft import REPLY_TOKENS_MAX, REPLY_TOKENS_MIN, oneshot_messages, \
     reply_tokens
-from core.tools.text_files import FILE_CHARS, collect
+from core.tools.text_files import FILE_CHARS, HEAD_CHARS, collect
 from core.llm.embedded_load import model_path
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.script import analysis, judge, plan, summary, task
@@ -67,11 +67,13 @@ def test_the_prompt_holds_the_request_and_the_workspaces_text_files(tmp_path: Pa
     assert system.startswith("You are an expert programmer.") and "complete new content" in system
     assert "app.py\n```python\ndef main():\n    return 1\n```" in user
     assert "logo.png (binary)" in user and "latin1.txt (binary)" in user
-    assert f"huge.txt ({FILE_CHARS + 1:,} characters" in user and "x" * 100 not in user
+    assert f"huge.txt ({FILE_CHARS + 1:,} bytes, too large to show whole; its first lines)" \
+        in user and "x" * (HEAD_CHARS + 1) not in user
     assert ".git" not in user and "__pycache__" not in user and "node_modules" not in user
     shown = {block.path: block.body for block in code_blocks(user)}
     assert shown == {"app.py": "def main():\n    return 1\n",
                      "docs/guide.md": "# Guide\n\n```bash\nrun it\n```\n",
+                     None: "x" * HEAD_CHARS + "\n",  # huge.txt's beginning, under its size
                      "path/of/the_file.py": "the whole file, every line of it\n"}
     assert REPLY_TOKENS_MIN <= reply_tokens(listing) <= REPLY_TOKENS_MAX
     assert reply_tokens(collect(_workspace(tmp_path / "big", {

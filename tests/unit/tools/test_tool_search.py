@@ -11,6 +11,7 @@ import pytest
 from tool_harness import Harness
 
 from core.tools import paths, search
+from core.tools.gate import Gate
 
 needs_rg = pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep is not installed")
 
@@ -111,9 +112,12 @@ def test_ripgrep_is_used_and_falls_back_on_patterns_it_cannot_run(harness: Harne
     executable = shutil.which("rg")
     assert executable is not None
     accept = search.glob_matcher(None)
-    found = asyncio.run(search._ripgrep(executable, target, "needle", None, accept, 50))
+    gate = Gate(harness.workspace)
+    found = asyncio.run(search._ripgrep(executable, target, "needle", None, accept,
+                                        search.Collector(50, gate)))
     assert found is not None and found.total == 11
-    assert asyncio.run(search._ripgrep(executable, target, "a(?=b)", None, accept, 50)) is None
+    assert asyncio.run(search._ripgrep(executable, target, "a(?=b)", None, accept,
+                                       search.Collector(50, gate))) is None
 
 
 def test_invalid_regex_and_missing_path(harness: Harness) -> None:
