@@ -1,7 +1,8 @@
 /* The context inspector (seed 003 §9.9): per run, a collapsed list of its LLM calls, each with
-   its stage and the model that served it; opening a call shows the messages it sent — role,
-   size, estimated tokens and a truncated preview, all as text. Calls are kept as data until the
-   list is opened, so long runs stay cheap. */
+   its stage, the model that served it and the workspace files whose content it carried (and
+   those held back as secrets); opening a call shows the files in full and the messages it
+   sent — role, size, estimated tokens and a truncated preview, all as text. Calls are kept as
+   data until the list is opened, so long runs stay cheap. */
 "use strict";
 
 (function (PD) {
@@ -18,8 +19,57 @@
     return PD.add(row, head, PD.el("pre", "msg-preview", PD.str(m.preview) || "(empty)"));
   }
 
+  const FILES_IN_HEAD = 3;
+
+  /** "a.py, b.py, c.py +2": the first names of ``names``, and how many more. */
+  function shortList(names) {
+    const more = names.length - FILES_IN_HEAD;
+    return names.slice(0, FILES_IN_HEAD).join(", ") + (more > 0 ? " +" + more : "");
+  }
+
+  /** The files a call carried (and held back), as lines under its stage in the row. */
+  function filesLine(call) {
+    const files = PD.arr(call.files).map(PD.str);
+    const held = PD.arr(call.held_back).map(PD.str);
+    const lines = [];
+    if (files.length) {
+      const line = PD.el("span", "call-files", "📄 " + shortList(files));
+      line.title = "sent the content of " + files.join(", ");
+      lines.push(line);
+    }
+    if (held.length) {
+      const names = held.map((note) => note.split(" (held back")[0]);
+      const line = PD.el("span", "call-held", "🔒 held back: " + shortList(names));
+      line.title = held.join("\n");
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  function fillFiles(body, call) {
+    const files = PD.arr(call.files).map(PD.str);
+    const held = PD.arr(call.held_back).map(PD.str);
+    if (!files.length && !held.length) return;
+    const box = PD.el("div", "call-sent");
+    PD.add(box, PD.el("div", "call-sent-head", files.length ?
+      "Files whose content this call sent (" + files.length + "):" : "No file's content was sent."));
+    if (files.length) {
+      const list = PD.el("ul", "call-sent-files");
+      for (const name of files) PD.add(list, PD.el("li", "", name));
+      PD.add(box, list);
+    }
+    if (held.length) {
+      PD.add(box, PD.el("div", "call-sent-head", "Held back:"));
+      const list = PD.el("ul", "call-held-files");
+      for (const note of held) PD.add(list, PD.el("li", "", note));
+      PD.add(box, list);
+    }
+    PD.add(body, box);
+  }
+
   function fillCall(body, call) {
     if (PD.str(call.error)) PD.add(body, PD.el("div", "call-error", "Error: " + PD.str(call.error)));
+    fillFiles(body, call);
     const messages = PD.arr(call.context);
     if (!messages.length) {
       PD.add(body, PD.el("div", "call-empty", "No messages were recorded for this call."));
@@ -49,6 +99,7 @@
       served.title = "served by " + model;
       PD.add(what, served);
     }
+    PD.add(what, ...filesLine(call));
     PD.add(head, PD.el("span", "call-num", "#" + number), what,
       PD.el("span", "call-tokens", tokens),
       PD.el("span", "call-context", PD.num(call.context_tokens).toLocaleString() + " in context"),

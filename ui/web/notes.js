@@ -40,6 +40,8 @@
     card.dataset.requestId = id;
     const action = PD.str(ev.action);
     const what = action === "write" ? "write a file" : action === "mcp" ? "call an MCP server's tool" :
+      action === "read" ? "send a file that looks like a secret" :
+      action === "send" ? "send this workspace's files to a model on another machine" :
       "run a command";
     PD.add(card, PD.el("div", "approval-head", "🔐 The agent wants to " + what),
       PD.el("pre", "approval-detail", PD.clip(ev.detail, 4000)));
