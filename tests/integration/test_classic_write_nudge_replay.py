@@ -19,7 +19,7 @@ from core.engine.authoring.blocks import code_blocks
 from core.engine.build import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
-from tests.support.script import of, settings
+from tests.support.script import analysis, of, reading, settings
 
 TRANSCRIPT = Path(__file__).resolve().parents[1] / "support" / "transcripts" / \
     "ex-query-string-classic"
@@ -29,8 +29,13 @@ def recorded() -> list[dict[str, Any]]:
     return json.loads((TRANSCRIPT / "replies.json").read_text())["replies"]
 
 
+# The analysis the classic loop asks first (the recording predates it): a change of query.py.
+ANALYSIS = analysis("Implement parse_query and build_query",
+                    **reading("change", change=("query.py",)))
+
+
 def replay(replies: list[dict[str, Any]], folder: Path) -> tuple[list[Event], ScriptedModel]:
-    model = ScriptedModel(replies)
+    model = ScriptedModel([ANALYSIS, *replies])
     request = (TRANSCRIPT / "request.txt").read_text()
 
     async def go() -> list[Event]:
@@ -54,7 +59,7 @@ def test_the_recorded_run_writes_the_stub_after_one_reminder(tmp_path: Path) -> 
     reminders = [n.message for n in of(events, "notice") if "answered without writing" in n.message]
     assert reminders == ["The model answered without writing anything, though the request asks "
                          "for changes; it was asked once to write query.py or say why it cannot."]
-    fourth = model.requests[3]["messages"]
+    fourth = model.requests[4]["messages"]  # after the analysis
     assert fourth[-2] == {"role": "assistant", "content": replies[2]["text"]}
     assert "call write_file now with the path query.py" in fourth[-1]["content"]
     assert [(t.tool, t.status) for t in of(events, "task_finished")] == [
@@ -70,6 +75,6 @@ def test_a_model_that_answers_the_reminder_in_text_again_ends_the_run_failed(
     replies = recorded()
     events, model = replay(replies[:3] + [replies[2]], folder)
     assert (folder / "query.py").read_text() == stub
-    assert len(model.requests) == 4
+    assert len(model.requests) == 5
     assert events[-2].final_summary == replies[2]["text"]
     assert events[-1].outcome == "failed"
