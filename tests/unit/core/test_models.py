@@ -19,8 +19,8 @@ def make(tid: int, status: str = "pending", quality: float | None = None) -> Tas
     return task
 
 
-def test_task_has_sixteen_fields_and_phase_twenty() -> None:
-    assert len(Task.__dataclass_fields__) == 16
+def test_task_has_seventeen_fields_and_phase_twenty() -> None:
+    assert len(Task.__dataclass_fields__) == 17
     assert len(Phase.__dataclass_fields__) == 20
 
 
