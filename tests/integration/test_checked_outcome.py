@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.support.script import (
-    analysis, authored, judge, one_file_workspace, plan, run, summary, task, think)
+    analysis, authored, judge, one_file_workspace, plan, reading, run, summary, task, think)
 
 STUB = "def slugify(text):\n    raise NotImplementedError\n"
 REQUEST = "Implement slugify(text) in textutils.py: lower case, words joined by dashes."
+CHANGE = reading("change", change=("textutils.py",))
+# A draft cut off inside its block: no file is taken from it, and it is no answer in words.
+CUT_OFF = {"text": "textutils.py\n```python\ndef slugify(text):\n    return"}
 
 
 @pytest.fixture
@@ -31,9 +34,11 @@ def test_a_phase_run_that_only_searched_is_not_succeeded_whatever_the_judge_says
     reply["arguments"]["requirements"] = [claimed_done("slugify(text) is implemented"),
                                           claimed_done("words are joined by dashes")]
     events, _ = run([
-        analysis("Implement slugify", requirements=["slugify(text) is implemented",
-                                                     "words are joined by dashes"]),
-        {"text": "slugify belongs in textutils.py."},  # the draft gives no file: round 1 is planned
+        analysis("Implement slugify", requirements=[
+            {"requirement": "slugify(text) is implemented", "quote": "Implement slugify(text)"},
+            {"requirement": "words are joined by dashes", "quote": "words joined by dashes"}],
+            **CHANGE),
+        CUT_OFF,  # the draft gives no file: round 1 is planned
         plan(task(1, "search_code", pattern="slugify")),
         judge([1]),  # the judge ends the phase as complete
         reply,
@@ -49,6 +54,7 @@ def test_a_phase_run_that_only_searched_is_not_succeeded_whatever_the_judge_says
 
 def test_the_classic_loop_that_never_wrote_is_not_succeeded(ws: Path) -> None:
     events, _ = run([
+        analysis("Implement slugify", **CHANGE),
         {"tool_calls": [{"tool": "search_code", "arguments": {"pattern": "slugify"}}]},
         {"text": "slugify is implemented in textutils.py."},
         {"text": "slugify is implemented in textutils.py."},  # after the reminder to write
@@ -61,12 +67,18 @@ def test_the_classic_loop_that_never_wrote_is_not_succeeded(ws: Path) -> None:
 
 
 def test_a_question_needs_no_write(ws: Path) -> None:
+    """The answer cites a line of the file the run showed: that is what checks it."""
     events, _ = run([
+        analysis("Say where slugify is defined",
+                 **reading("question", forbid=("*",), quotes={"*": "Do not change any file"})),
         {"tool_calls": [{"tool": "search_code", "arguments": {"pattern": "slugify"}}]},
-        {"text": "slugify is defined in textutils.py and raises NotImplementedError."},
+        {"text": "slugify is defined in textutils.py (`def slugify(text):`) and raises "
+                 "NotImplementedError."},
     ], ws, request="Where is slugify defined? Do not change any file.", use_phase_task=False)
     assert events[-1].outcome == "succeeded"
+    assert events[-1].verification_line == "the answer cites textutils.py, line 1"
     assert [r["status"] for r in events[-2].requirements] == ["done"]  # the answer counts
+    assert (ws / "textutils.py").read_text() == STUB
 
 
 def with_test(ws: Path) -> None:
@@ -104,22 +116,22 @@ def test_the_judge_gets_the_facts_of_a_write_and_of_the_tests(ws: Path) -> None:
     with_test(ws)
     wrong = "def slugify(text):\n    return text.lower()\n"
     events, model = run([
-        analysis("Implement slugify"),
-        {"text": "I would look at the tests first."},  # the draft gives no file
+        analysis("Implement slugify", **CHANGE),
+        CUT_OFF,  # the draft gives no file: round 1 is planned
         plan(task(1, "write_file", path="textutils.py", instruction="join words by dashes")),
         authored(wrong, "textutils.py"),  # the planned write fails the workspace's test
-        authored(wrong),  # the repair the engine asks for fails it alike
+        authored(wrong),  # the one candidate sampled of the same prompt fails it alike
         judge([1], completed=False, action="continue_phase", next_tasks=[RUN_TESTS]),
         judge([], [1], completed=False, action="end_phase"),
         think(False, False),
         summary("## Not done\n\nslugify does not join words by dashes yet."),
-    ], ws, request=REQUEST, max_rounds_per_phase=2)
-    repair = model.requests[4]["messages"][-1]["content"]
-    assert "the workspace's tests: 1 of 1 tests fail" in repair
-    assert "assert 'a b' == 'a-b'" in repair
+    ], ws, request=REQUEST, max_rounds_per_phase=2, candidates=1)
+    first, candidate = model.requests[3], model.requests[4]
+    assert candidate["messages"] == first["messages"] and candidate["temperature"] == 0.8
     write_judged = model.requests[5]["messages"]  # round 1: the planned write
     assert "textutils.py parses" in write_judged[-1]["content"]
     assert "Checked: the workspace's tests: 1 of 1 tests fail" in write_judged[-2]["content"]
+    assert "1 candidate tried: candidate 1: passes 0 of 1 checks" in write_judged[-2]["content"]
     tests_judged = model.requests[6]["messages"][-1]["content"]  # round 2: the test command
     assert "tests: 1 failed" in tests_judged
     assert [e.stage for e in events if e.kind == "llm_call"] == [
@@ -128,4 +140,3 @@ def test_the_judge_gets_the_facts_of_a_write_and_of_the_tests(ws: Path) -> None:
     assert model.remaining == 0
     assert events[-1].outcome != "succeeded" and events[-1].verification == "failing"
     assert (ws / "textutils.py").read_text() == wrong
-
