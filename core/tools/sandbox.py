@@ -105,8 +105,10 @@ def _probe(bwrap: str) -> Availability:
     return Availability(False, reason=f"bwrap does not work here ({said})")
 
 
-def launch(command: str, workspace: Path, mode: str, network: bool) -> Launch:
-    """How to run ``command`` in ``workspace`` under the setting ``mode`` (auto | off)."""
+def launch(command: str, workspace: Path, mode: str, network: bool,
+           read_only: tuple[Path, ...] = ()) -> Launch:
+    """How to run ``command`` in ``workspace`` under the setting ``mode`` (auto | off);
+    ``read_only``: folders the command may read that the sandbox would hide (under /tmp)."""
     env = command_environment()
     plain = [SHELL, "-c", command]
     if mode == "off":
@@ -115,8 +117,9 @@ def launch(command: str, workspace: Path, mode: str, network: bool) -> Launch:
     if not found.active:
         return Launch(plain, env, "unsandboxed", found.reason)
     env["TMPDIR"] = "/tmp"
-    argv = [found.bwrap, *_isolation(workspace, network=network), "--chdir", str(workspace),
-            "--", *plain]
+    shown = [arg for folder in read_only for arg in ("--ro-bind", str(folder), str(folder))]
+    argv = [found.bwrap, *_isolation(workspace, network=network), *shown,
+            "--chdir", str(workspace), "--", *plain]
     return Launch(argv, env, "sandboxed_network" if network else "sandboxed")
 
 

@@ -76,10 +76,12 @@ async def run_python(root: Path, mode: str, timeout_s: float, *, script: str = "
 
 
 async def run_in(root: Path, command: str, mode: str, timeout_s: float, *, stdin: str = "",
-                 merge: bool = True, cap: int = OUTPUT_CAP) -> Ran:
+                 merge: bool = True, cap: int = OUTPUT_CAP,
+                 read_only: tuple[Path, ...] = ()) -> Ran:
     """Run the shell ``command`` in ``root`` under the sandbox setting ``mode``, without the
-    network, within ``timeout_s`` seconds and ``cap`` bytes of output."""
-    start = sandbox.launch(command, root, mode, network=False)
+    network, within ``timeout_s`` seconds and ``cap`` bytes of output; ``read_only``: folders
+    it may read that the sandbox would hide."""
+    start = sandbox.launch(command, root, mode, network=False, read_only=read_only)
     proc = await asyncio.create_subprocess_exec(
         *start.argv, cwd=root, env=start.env, start_new_session=True,
         stdin=asyncio.subprocess.PIPE if stdin else asyncio.subprocess.DEVNULL,

@@ -89,7 +89,8 @@ async def run_tests(workspace: Path, files: dict[str, str], sandbox_mode: str,
         copied = await asyncio.to_thread(scratch.copy_workspace, workspace, root, files)
         if copied:
             return TestRun(problem=copied)
-        ran = await scratch.run_in(root, command, sandbox_mode, timeout_s)
+        ran = await scratch.run_in(root, command, sandbox_mode, timeout_s,
+                                   read_only=runner.uses)
     if ran.timed_out:
         return TestRun(problem=f"they did not finish within {timeout_s:g} s")
     found = read_counts(ran.output, ran.code, runner.name)

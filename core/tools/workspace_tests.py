@@ -62,6 +62,7 @@ class Runner:
     command: str
     name: str
     problem: str = ""
+    uses: tuple[Path, ...] = ()  # folders outside the workspace copy it runs from (a venv)
 
 
 VENVS = (".venv", "venv")
@@ -106,7 +107,8 @@ def test_runner(workspace: Path, command: str = "") -> Runner:
     frozen = getattr(sys, "frozen", False)
     own = _venv_python(workspace)
     if own:
-        return Runner(f"{shlex.quote(own)} -m pytest -q", "pytest (the workspace's virtualenv)")
+        return Runner(f"{shlex.quote(own)} -m pytest -q", "pytest (the workspace's virtualenv)",
+                      uses=(Path(own).parent.parent,))
     python = "python3" if frozen else shlex.quote(sys.executable)
     if not frozen and importlib.util.find_spec("pytest") is not None:
         return Runner(f"{python} -m pytest -q", "pytest")
