@@ -15,8 +15,8 @@ from core.events import from_dict
 from core.llm.scripted import ScriptedModel
 from core.store.export import export_markdown, export_text
 from core.store.history import Recorder, Store
-from tests.support.script import (analysis, authored, judge, kinds, of, phases, plan, run,
-                                  settings, summary, task, think)
+from tests.support.script import (analysis, authored, judge, kinds, of, phases, plan, reading,
+                                  run, settings, summary, task, think)
 
 ZH = "Chinese (简体中文)"
 ASKED = "the person's language"
@@ -90,42 +90,50 @@ def test_a_latin_request_keeps_the_language_the_model_names(ws: Path) -> None:
                         think_stage="always")
     assert of(events, "request_analysed")[0].language == "French"
     calls = asked(model, events)
-    assert calls[0][1] == "Change le port dans config.py en 8080"  # not known before the analysis
+    first = calls[0][1]  # the language is not known before the analysis
+    assert first.startswith("Change le port dans config.py en 8080\n\n---\nThe named file "
+                            "config.py (for reference):\nPORT = 8000\n")
+    assert ASKED not in first
     assert all(text.endswith(f"in French, {ASKED}; code, paths and tool arguments stay as they "
                              "are.") for stage, text in calls[1:] if stage != "author")
 
 
 def test_without_an_analysis_the_script_alone_decides(ws: Path) -> None:
-    """A question (no change asked, so round 1 is planned, not drafted): every stage after the
-    failed analysis still asks for Chinese."""
+    """A question (the draft answers in words, so round 1 is planned): every stage after the
+    failed analysis still asks for Chinese, and the draft gets the person's own words."""
     broken = {"tool": "request_analyser", "arguments": {"core_goal": ""}}
-    events, model = run([broken, broken, plan(task(1, "read_file", path="config.py")),
+    events, model = run([broken, broken, {"text": "端口是 8000。"},
+                         plan(task(1, "read_file", path="config.py")),
                          judge([1], summary="读取了 config.py。"), summary("## 完成\n\n读取了配置文件。")],
                         ws, ZH_QUESTION, max_rounds_per_phase=1)
     assert of(events, "request_analysed")[0].language == ZH
     calls = asked(model, events)
-    assert [stage for stage, _ in calls] == ["request_analyser", "request_analyser", "plan",
-                                             "judge", "summarizer"]
-    assert all(text.endswith(CHINESE_ASK) for _, text in calls[2:])
+    assert [stage for stage, _ in calls] == ["request_analyser", "request_analyser", "author",
+                                             "plan", "judge", "summarizer"]
+    assert calls[2][1].startswith(f"Request:\n{ZH_QUESTION}\n\n") and ASKED not in calls[2][1]
+    assert all(text.endswith(CHINESE_ASK) for _, text in calls[3:])
 
 
 def test_the_classic_loop_asks_its_answer_and_summary_in_the_requests_language(
         ws: Path) -> None:
     read = {"tool_calls": [{"tool": "read_file", "arguments": {"path": "config.py"}}]}
-    events, model = run([read, {"text": "端口是 8000。"}], ws, ZH_QUESTION,
+    question = analysis("端口是多少", **reading("question"))
+    events, model = run([question, read, {"text": "端口是 8000。"}], ws, ZH_QUESTION,
                         use_phase_task=False)
     assert of(events, "summary")[0].final_summary == "端口是 8000。"
-    systems = [r["messages"][0]["content"] for r in model.requests]
+    assert model.requests[0]["messages"][-1]["content"].endswith(CHINESE_ASK)  # the analysis
+    systems = [r["messages"][0]["content"] for r in model.requests[1:]]
     assert len(systems) == 2 and all(s.endswith(f"Write your answer and summary {CHINESE_ASK}")
                                      for s in systems)
 
-    events, model = run([read, summary("## 端口\n\n端口是 8000。")], ws, ZH_QUESTION,
+    events, model = run([question, read, summary("## 端口\n\n端口是 8000。")], ws, ZH_QUESTION,
                         use_phase_task=False, max_iterations=1)
-    assert [c.stage for c in of(events, "llm_call")] == ["classic", "summarizer"]
-    assert model.requests[1]["messages"][-1]["content"].endswith(CHINESE_ASK)
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "classic",
+                                                         "summarizer"]
+    assert model.requests[2]["messages"][-1]["content"].endswith(CHINESE_ASK)
 
-    _, model = run([read, {"text": "PORT is 8000."}], ws, "What is the port in config.py?",
-                   use_phase_task=False)
+    _, model = run([question, read, {"text": "PORT is 8000."}], ws,
+                   "What is the port in config.py?", use_phase_task=False)
     assert ASKED not in "".join(str(r["messages"]) for r in model.requests)
 
 
