@@ -7,9 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal, Protocol
 
 from core.events import Event, SandboxMark
+from core.tools.errors import ToolError
 
 if TYPE_CHECKING:
     from core.tools.gate import Gate
+
+__all__ = ["DENIED", "ApprovalAction", "Approve", "RunState", "ToolContext", "ToolError",
+           "ToolManager", "ToolResult", "WrappedTools"]
 
 # "read": send a file that looks like a secret; "send": send the workspace's files to a model
 # on another machine.
@@ -38,10 +42,6 @@ class ToolResult:
 
 
 DENIED = "denied by user"  # the error of a call the person refused
-
-
-class ToolError(Exception):
-    """Raised inside a tool for an expected failure; becomes a failed task with this message."""
 
 
 @dataclass

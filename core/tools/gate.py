@@ -8,7 +8,7 @@ Every tool and every prompt that shows a workspace file asks the run's ``Gate``:
 - a file that looks like a secret (``secret_files``: by its name, or a credential in the text
   about to be shown of it) is held back: where its content would go, the "held back" note
   stands instead (``held_entry``), unless the person approved it for this run (``allow``);
-- a file is measured (stat) before it is read, and read within a bound (``read_text``).
+- a file is measured (stat) before it is read, and read within a bound (``read_bounded``).
 
 The gate also keeps the run's ledger of what it let out (``release``) and held back, so each
 model call can say which files its messages carried (``carried``).
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.tools.base import ToolError
+from core.tools.errors import ToolError
 from core.tools.ignore import IgnoreRules
 from core.tools.paths import IGNORED_DIRS
 from core.tools.secret_files import found_secret, named_secret
@@ -164,7 +164,7 @@ class Gate:
                 continue
         return sorted(found, key=lambda e: e.rel)
 
-    def read_text(self, rel: str, limit: int) -> Read:
+    def read_bounded(self, rel: str, limit: int) -> Read:
         """The text of ``rel``: whole when its size (stat first) is at most ``limit`` bytes,
         else its first ``limit`` bytes; ``text`` None for a binary file (a NUL byte in the
         first 8 KiB, or not UTF-8) or one that cannot be read."""

@@ -9,7 +9,6 @@ ignored folder is ignored too (git does not look inside an excluded folder).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from pathspec import GitIgnoreSpec
@@ -84,8 +83,3 @@ def _read_spec(path: Path) -> GitIgnoreSpec | None:
         return None
     lines = data.decode("utf-8", errors="replace").splitlines()
     return GitIgnoreSpec.from_lines(lines) if any(line.strip() for line in lines) else None
-
-
-def ignore_files(root: Path) -> list[str]:
-    """The ignore files at the top of ``root`` (for a person's note of what applies)."""
-    return [name for name in (OWN, GITIGNORE) if os.path.isfile(root / name)]

@@ -22,7 +22,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.tools.base import ToolError
+from core.tools.errors import ToolError
 from core.tools.ignore import IgnoreRules
 
 # Folders no tool lists, searches, copies or reports changes in: version control, installed

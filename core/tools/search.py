@@ -5,9 +5,9 @@ Both engines follow one set of rules, so their output is identical: Python regex
 printed as UTF-8 with invalid bytes shown as U+FFFD; hidden files included; folders in
 ``IGNORED_DIRS`` and what the run's gate keeps out of view (the ignore files) skipped; files
 the gate holds back as secrets (by name, or a credential in the lines that would be shown)
-named as held back, their lines not shown; symlinks not followed; files with a NUL byte in their first
-8 KiB or larger than 20 MiB skipped; a match is reported as ``path:line:text`` with lines
-longer than 300 characters cut; results sorted by path and line, the first
+named as held back, their lines not shown; symlinks not followed; files with a NUL byte in
+their first 8 KiB or larger than 20 MiB skipped; a match is reported as ``path:line:text``
+with lines longer than 300 characters cut; results sorted by path and line, the first
 ``max_results`` kept.
 
 One difference remains, on purpose: ripgrep matches invalid UTF-8 bytes as raw bytes, the

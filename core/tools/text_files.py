@@ -90,7 +90,7 @@ def _add(gate: Gate, entry: Entry, listing: Listing, budget: int) -> None:
         listing.listed.append(entry)  # it cannot fit in what is left of the budget
         return
     over = size > FILE_CHARS * BYTES_PER_CHAR  # more characters than FILE_CHARS, surely
-    read = gate.read_text(rel, HEAD_CHARS * BYTES_PER_CHAR if over
+    read = gate.read_bounded(rel, HEAD_CHARS * BYTES_PER_CHAR if over
                           else FILE_CHARS * BYTES_PER_CHAR)
     if read.text is None:
         listing.left_out.append(f"{rel} (binary)")

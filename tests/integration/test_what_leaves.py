@@ -115,7 +115,8 @@ def test_phase_question_and_reads_get_the_held_back_note(ws: Path) -> None:
                                  "read, search or send it")
     listing = finished[4].result.splitlines()
     assert listing == [".env  (71 bytes; held back: looks like a secret (named like .env))",
-                       ".gitignore  (13 bytes)", f"app.py  ({len(APP)} bytes)", "config.py  (68 bytes)"]
+                       ".gitignore  (13 bytes)", f"app.py  ({len(APP)} bytes)",
+                       "config.py  (68 bytes)"]
     assert finished[5].result == (f"no matches for 'ghp_|sk-|ARTIFACT' in .\n"
                                   f"Not shown: {HELD_ENV}; {HELD_CONFIG}.")
     summarizer = json.dumps(model.requests[-1]["messages"])

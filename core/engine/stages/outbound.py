@@ -7,7 +7,7 @@ asks, like a command):
   in the request) is offered once: approved, the gate lets the model see it this run;
 - a model served on another machine (its endpoint is not a loopback address; the offline
   model has none) gets, on the first run of a workspace with that endpoint, a card listing
-  which files may be sent; the answer is kept per (workspace, endpoint) in the data folder.
+  which files may be sent; the answer is kept per (workspace, endpoint) (``core.store.sent_to``).
   The ``ask_before_sending`` setting off skips it (the broker never asks then).
 """
 
@@ -15,21 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
-import logging
-import os
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from core.appdirs import data_dir
+from core.store import sent_to
 from core.llm.base import ChatModel
 from core.tools.base import ApprovalAction
 from core.tools.gate import HELD, Gate
 
-log = logging.getLogger(__name__)
-SENT_FILE = "sent_to.json"
 LISTED_AT_MOST = 40
 SCANNED_AT_MOST = 40  # files whose content (the beginning) is checked for secrets for the card
 SCANNED_BYTES = 64 * 1024
@@ -50,12 +44,13 @@ async def confirm_outbound(gate: Gate, approvals: Approvals, models: Iterable[Ch
     it may not (the person did not allow the files to be sent)."""
     await allow_named_secrets(gate, approvals, request)
     for endpoint in remote_endpoints(models):
-        if approvals.needs_asking("send", endpoint) and not _confirmed(gate.root, endpoint):
+        if approvals.needs_asking("send", endpoint) \
+                and not sent_to.confirmed(gate.root, endpoint):
             detail = await asyncio.to_thread(sending_detail, gate, endpoint)
             if not await approvals.approve("send", detail, scope=f"send:{endpoint}"):
                 return (f"the person did not allow this workspace's files to be sent to "
                         f"{host_of(endpoint)}; nothing was sent")
-            _remember(gate.root, endpoint)
+            sent_to.remember(gate.root, endpoint)
     return ""
 
 
@@ -74,7 +69,7 @@ def _named_secrets(gate: Gate, request: str) -> list[tuple[str, str]]:
         return []
     named = gate.named(request, [entry.rel for entry in gate.files()])
     return [(rel, why) for rel in named
-            if (why := gate.secret(rel, gate.read_text(rel, SCANNED_BYTES).text))]
+            if (why := gate.secret(rel, gate.read_bounded(rel, SCANNED_BYTES).text))]
 
 
 def remote_endpoints(models: Iterable[ChatModel]) -> list[str]:
@@ -108,7 +103,7 @@ def sending_detail(gate: Gate, endpoint: str) -> str:
     entries = gate.files()
     sent, held = [], []
     for number, entry in enumerate(entries):
-        text = gate.read_text(entry.rel, SCANNED_BYTES).text if number < SCANNED_AT_MOST \
+        text = gate.read_bounded(entry.rel, SCANNED_BYTES).text if number < SCANNED_AT_MOST \
             else None
         why = gate.secret(entry.rel, text)
         if why:
@@ -127,35 +122,3 @@ def sending_detail(gate: Gate, endpoint: str) -> str:
     lines.append(f"What {ignored} exclude is never sent. You are asked once for this "
                  "workspace and endpoint.")
     return "\n".join(lines)
-
-
-def _store() -> Path:
-    return data_dir() / SENT_FILE
-
-
-def _pairs() -> list[list[str]]:
-    try:
-        data = json.loads(_store().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    pairs = data.get("confirmed") if isinstance(data, dict) else None
-    return [p for p in pairs if isinstance(p, list) and len(p) == 2] \
-        if isinstance(pairs, list) else []
-
-
-def _confirmed(root: Path, endpoint: str) -> bool:
-    return [str(root), endpoint] in _pairs()
-
-
-def _remember(root: Path, endpoint: str) -> None:
-    pairs = _pairs()
-    if [str(root), endpoint] in pairs:
-        return
-    pairs.append([str(root), endpoint])
-    path = _store()
-    try:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"confirmed": pairs}, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        log.warning("could not remember that %s may be sent to %s: %s", root, endpoint, exc)
