@@ -178,7 +178,7 @@ class TaskFinished(Event):
     elapsed_s: float = 0.0
     sandbox: SandboxMark = ""
     # the versions a write weighed when its first one failed a check: each with its source
-    # ("draft", "candidate 2"), line, passed and total checks, kept, and diff
+    # ("draft", "candidate 2"), path, line, passed and total checks, kept, and diff
     candidates: list[dict[str, Any]] = field(default_factory=list)
 
 

@@ -55,16 +55,16 @@ class Tried:
         return f"{self.source}: passes {passed} of {total} checks" + (" (kept)" if kept else "")
 
 
-def tried_card(tried: Tried, kept: bool, before: str | None) -> dict[str, object]:
-    """One version as the task card lists it: its line, counts and diff from the file as it
-    was."""
+def tried_card(tried: Tried, kept: bool, before: str | None, path: str) -> dict[str, object]:
+    """One version of the file at ``path`` as the task card lists it: its line, counts and
+    diff from the file as it was."""
     passed, total = tried.counts()
     diff = ""
     if tried.content is not None:
         diff = "".join(difflib.unified_diff((before or "").splitlines(keepends=True),
                                             tried.content.splitlines(keepends=True),
                                             "before", tried.source))
-    return {"source": tried.source, "line": tried.line(kept), "passed": passed,
+    return {"source": tried.source, "path": path, "line": tried.line(kept), "passed": passed,
             "total": total, "kept": kept, "diff": diff[:20_000]}
 
 
@@ -149,7 +149,7 @@ async def sampled(stage: "AuthoringStage", first: Candidate, record: FileRecord,
     tried = await sample(count, stage.parallel, ask)
     own = Tried(first.source, first.content, first.evidence)
     chosen = best_of(own, tried)
-    listed = tuple(tried_card(t, t is chosen, old) for t in [own, *tried])
+    listed = tuple(tried_card(t, t is chosen, old, rel) for t in [own, *tried])
     if chosen is own or chosen.content is None or chosen.evidence is None:
         return replace(first, tried=listed)
     return Candidate(rel, chosen.content, "", old, "candidate", False, chosen.evidence,
