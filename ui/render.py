@@ -120,8 +120,8 @@ def markdown_to_html(source: str) -> str:
 
 
 def _with_html(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` with the HTML of its Markdown fields (and a judge's verdict comments, and a
-    file change's diffs) beside them."""
+    """``data`` with the HTML of its Markdown fields (and a judge's verdict comments, a file
+    change's diffs and the diffs of the versions a write weighed) beside them."""
     kind = data.get("kind", "")
     for name in MARKDOWN_FIELDS.get(kind, ()):
         if isinstance(data.get(name), str) and data[name]:
@@ -131,12 +131,23 @@ def _with_html(data: dict[str, Any]) -> dict[str, Any]:
     if kind == "approval_requested" and isinstance(data.get("diff"), str) and data["diff"]:
         path = str(data.get("detail", "")).split(" (")[0]
         data["diff_html"] = diff_to_html(path, data["diff"])
+    if kind == "task_finished" and isinstance(data.get("candidates"), list):
+        data["candidates"] = [_candidate_html(c) for c in data["candidates"]]
     if kind == "judged" and isinstance(data.get("verdicts"), list):
         data["verdicts"] = [
             {**v, "comment_html": markdown_to_html(v["comment"])}
             if isinstance(v, dict) and isinstance(v.get("comment"), str) and v["comment"] else v
             for v in data["verdicts"]]
     return data
+
+
+def _candidate_html(candidate: Any) -> Any:
+    """A version a write weighed (``TaskFinished.candidates``) with its diff's HTML."""
+    if not isinstance(candidate, dict) or not isinstance(candidate.get("diff"), str) \
+            or not candidate["diff"]:
+        return candidate
+    return {**candidate, "diff_html": diff_to_html(str(candidate.get("path", "")),
+                                                   candidate["diff"])}
 
 
 def _shown_words(data: dict[str, Any]) -> dict[str, Any]:
@@ -168,8 +179,9 @@ async def page_message(event: dict[str, Any]) -> dict[str, Any]:
     """
     data = {k: v for k, v in event.items() if k not in PAGE_OMITS.get(event.get("kind", ""), ())}
     data = _shown_words(data)
-    if data.get("kind") in MARKDOWN_FIELDS or data.get("kind") in ("file_changed",
-                                                                   "approval_requested"):
+    if data.get("kind") in MARKDOWN_FIELDS or data.get("kind") in (
+            "file_changed", "approval_requested") or (data.get("kind") == "task_finished"
+                                                      and data.get("candidates")):
         data = await asyncio.to_thread(_with_html, data)
     return data
 

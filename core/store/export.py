@@ -142,7 +142,8 @@ class _Report:
             entry = self.phase(event["phase_id"]).round(event.get("round", 0))
             task = entry.tasks.setdefault(event["task_id"], {"title": "", "error": ""})
             task.update(tool=event["tool"], status=event.get("status", "running"),
-                        error=event.get("error", ""), sandbox=event.get("sandbox", ""))
+                        error=event.get("error", ""), sandbox=event.get("sandbox", ""),
+                        candidates=event.get("candidates") or [])
         elif kind == "judged":
             self.phase(event["phase_id"]).round(event["round"]).judged = event
         elif kind == "thought":
@@ -224,6 +225,8 @@ def _phase_lines(phase: _Phase) -> list[str]:
                       f"{_cell(t.get('status', ''))} | {_cell(t['error'])} |"
                       for task_id, t in entry.tasks.items()]
             lines.append("")
+            for task_id, t in entry.tasks.items():
+                lines += _candidate_lines(task_id, t.get("candidates") or [])
         if entry.judged:
             lines += _judge_lines(entry.judged)
         if entry.thought:
@@ -235,6 +238,16 @@ def _phase_lines(phase: _Phase) -> list[str]:
         lines.append(f"**Phase result:** {f['status']} · {f['tasks_done']}/{f['tasks_total']} "
                      f"tasks · {_count(f['rounds'], 'round')} — {_line(f['summary'])}")
     return lines
+
+
+def _candidate_lines(task_id: int, candidates: list[Any]) -> list[str]:
+    """The versions a task's write weighed, one line each (what the checks found)."""
+    versions = [c for c in candidates if isinstance(c, dict)]
+    if len(versions) < 2:
+        return []
+    lines = [f"*Task {task_id} tried {_count(len(versions) - 1, 'candidate')} after its "
+             f"{_line(str(versions[0].get('source', 'first version')))}:*", ""]
+    return lines + [f"- {_line(str(v.get('line', '')))}" for v in versions] + [""]
 
 
 def _judge_lines(judged: dict[str, Any]) -> list[str]:

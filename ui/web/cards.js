@@ -192,6 +192,7 @@
     setStatus(card, status);
     card.time.textContent = PD.secs(ev.elapsed_s);
     markSandbox(card, ev.sandbox);
+    PD.showCandidates(card, ev.candidates);
     for (const old of card.el.querySelectorAll(".detail.outcome, .task-error")) old.remove();
     if (PD.str(ev.error)) {
       PD.add(card.details, detailBlock("Error", PD.clip(ev.error, MAX_DETAIL), "outcome error"));

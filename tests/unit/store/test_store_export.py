@@ -194,3 +194,25 @@ def test_markdown_and_json_exports_carry_diffs_and_scored_quality(store: Store) 
     exported = export_json(store, run_id)["events"]
     assert [e["diff"] for e in exported if e["kind"] == "file_changed"] == [diff, fenced, second]
     assert exported[2]["run_diff"] == whole
+
+
+def test_the_versions_a_write_weighed_are_kept_and_listed_under_its_round(store: Store) -> None:
+    diff = "--- before\n+++ candidate 1\n@@ -1 +1 @@\n-x = 0\n+x = 1\n"
+    candidates = [
+        {"source": "draft", "path": "x.py", "line": "draft: passes 1 of 2 checks", "passed": 1,
+         "total": 2, "kept": False, "diff": diff.replace("candidate 1", "draft")},
+        {"source": "candidate 1", "path": "x.py", "line": "candidate 1: passes 2 of 2 checks "
+         "(kept)", "passed": 2, "total": 2, "kept": True, "diff": diff}]
+    events: list[Event] = [PhaseStarted(1, "Write", "Write x.py", 1, 1, 3),
+                           TaskFinished(1, 1, "write_file", "done", round=1,
+                                        candidates=candidates),
+                           TaskFinished(1, 2, "read_file", "done", round=1)]
+    run_id = _record(store, events, {})
+    text = export_markdown(store, run_id)
+    assert ("*Task 1 tried 1 candidate after its draft:*\n\n"
+            "- draft: passes 1 of 2 checks\n"
+            "- candidate 1: passes 2 of 2 checks (kept)\n") in text
+    assert "Task 2 tried" not in text
+    [finished, _] = [e for e in export_json(store, run_id)["events"]
+                     if e["kind"] == "task_finished"]
+    assert finished["candidates"] == candidates

@@ -56,3 +56,16 @@ def test_judge_lines_and_think_get_their_markdown_html() -> None:
     summary = render({"kind": "summary", "final_summary": "a\nb"})
     assert summary["final_summary_html"] == "<p>a<br>\nb</p>"
     assert render({"kind": "notice", "message": "a\nb"}) == {"kind": "notice", "message": "a\nb"}
+
+
+def test_each_version_a_write_weighed_gets_its_diff_as_safe_html() -> None:
+    diff = ("--- before\n+++ candidate 1\n@@ -1 +1 @@\n-x = 1\n"
+            "+x = '<img src=x onerror=alert(1)>'\n")
+    finished = render({"kind": "task_finished", "candidates": [
+        {"source": "draft", "path": "calc.py", "diff": diff},
+        {"source": "candidate 1", "path": "calc.py", "diff": ""}, "not a dict"]})
+    draft, empty, other = finished["candidates"]
+    assert "<img" not in draft["diff_html"] and "&lt;img" in draft["diff_html"]
+    assert draft["diff_html"].count('class="diff-line diff-add"') == 1
+    assert '<span class="s1">' in draft["diff_html"]  # coloured as Python, from the path
+    assert "diff_html" not in empty and other == "not a dict"
