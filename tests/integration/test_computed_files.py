@@ -17,7 +17,8 @@ import pytest
 
 from core.events import FileChanged, TaskFinished
 from core.tools import sandbox
-from tests.support.script import analysis, authored, judge, of, plan, run, summary, task
+from tests.support.script import (
+    analysis, authored, judge, of, plan, reading, run, summary, task)
 
 COUNT = ("import os\n\ncount = 0\nfor root, dirs, files in os.walk('.'):\n"
          "    for name in files:\n"
@@ -26,6 +27,8 @@ COUNT = ("import os\n\ncount = 0\nfor root, dirs, files in os.walk('.'):\n"
          "print(count)\n")
 ASK = "Count the lines containing TODO in all files and write just that number into count.txt."
 GUESS = authored("0\n", "count.txt", language="text")  # the one-shot reply's guess
+WRITE_COUNT = analysis("Write the TODO count into count.txt",
+                       **reading("change", create=("count.txt",)))
 
 
 @pytest.fixture
@@ -41,7 +44,7 @@ def write_run(ws: Path, reply: dict, *, more: list | None = None, **settings: ob
     """The draft's round: the one-shot reply's guess, then count.txt asked for alone
     (``reply``)."""
     return run([
-        analysis("Write the TODO count into count.txt"),
+        WRITE_COUNT,
         GUESS,
         reply,
         *(more or [summary("## Done\n\ncount.txt holds the count.")]),
@@ -69,7 +72,7 @@ def test_the_program_the_reply_gives_computes_the_file(ws: Path) -> None:
                                     "count.txt in one fenced code block (```).")
     changed = [e for e in events if isinstance(e, FileChanged)]
     assert [e.path for e in changed] == ["count.txt"] and "+3" in changed[0].diff
-    assert events[-1].outcome == "succeeded"
+    assert events[-1].outcome == "unverified"  # finished; no test or example checks a count
 
 
 def test_a_program_that_writes_the_file_itself_gives_what_it_wrote(ws: Path) -> None:
@@ -132,7 +135,8 @@ def test_a_python_file_is_never_computed(ws: Path) -> None:
     """A .py file's block is the file: printing code is what the file does, not its
     content, and the prompt offers no program."""
     events, model = run([
-        analysis("Write a script that prints the count"),
+        analysis("Write a script that prints the count",
+                 **reading("change", create=("count.py",))),
         authored(COUNT, "count.py"),  # the one-shot draft: written as it stands
         summary("## Done\n\ncount.py prints the count."),
     ], ws, request="Write count.py that prints the number of TODO lines")
@@ -148,7 +152,7 @@ def test_without_a_sandbox_no_program_is_offered_or_run(
     monkeypatch.setattr(sandbox, "availability", lambda: sandbox.Availability(
         False, reason="bwrap was not found"))
     events, model = run([
-        analysis("Write the TODO count into count.txt"),
+        WRITE_COUNT,
         authored(COUNT, "count.txt"),  # the one-shot draft: no file is asked for alone
         summary("## Done\n\ncount.txt holds the count."),
     ], ws, request=ASK)
@@ -161,6 +165,7 @@ def test_without_a_sandbox_no_program_is_offered_or_run(
 
 def test_the_classic_loop_computes_a_data_file_the_same_way(ws: Path) -> None:
     events, _ = run([
+        WRITE_COUNT,
         {"tool_calls": [{"tool": "write_file", "arguments": {
             "path": "count.txt", "instruction": "the number of lines containing TODO"}}]},
         authored(COUNT, "count.txt"),
