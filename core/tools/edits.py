@@ -7,7 +7,8 @@ whole run's diff of it; ``core.tools.diffs`` bounds both). The checkpoint, the w
 record of what was written happen together in one worker thread, so a cancelled task never
 leaves the checkpoint behind. Python that does not parse is refused (unless the file did not
 parse before either), and the result ends with the facts of the write (``code_checks``): it
-parses, definitions it lost, content it shrank to.
+parses, definitions it lost, content it shrank to. An existing file the run's gate keeps out
+of view or holds back as a secret is not changed: the result would quote what it holds.
 """
 
 from __future__ import annotations
@@ -63,11 +64,15 @@ async def write_file(ctx: ToolContext, path: PathArg,
     target = paths.resolve(ctx.run.workspace, path)
     if target.is_dir:
         raise ToolError(f"{target.rel} is a folder, not a file")
+    if target.exists:
+        ctx.run.gate.refuse_ignored(target.rel)
     if target.exists and target.rel not in ctx.run.read_paths and not overwrite:
         raise ToolError(f"{target.rel} already exists and was not read in this run; "
                         "read it first, or pass overwrite=true to replace it")
     data = content.encode("utf-8")
     original = await asyncio.to_thread(_read_existing, target) if target.exists else None
+    if original is not None:
+        _refuse_held_back(ctx, target.rel, original)
     _refuse_broken_python(target.rel, original, data)
     change = await _commit(ctx, target, data)
     return f"wrote {target.rel} ({len(data):,} bytes, {change})" + _facts(target.rel, original,
@@ -90,7 +95,9 @@ async def edit_file(ctx: ToolContext, path: PathArg,
     if not old_text:
         raise ToolError("old_text is empty; give the exact text to replace")
     target = paths.require_file(ctx.run.workspace, path)
+    ctx.run.gate.refuse_ignored(target.rel)
     original = await asyncio.to_thread(_read_for_edit, target)
+    _refuse_held_back(ctx, target.rel, original)
     text = original.decode("utf-8", errors="surrogateescape")
     starts = _occurrences(text, old_text)
     if old_text in new_text and starts:  # e.g. port → listen_port: never apply it twice
@@ -116,6 +123,15 @@ async def edit_file(ctx: ToolContext, path: PathArg,
     return (f"edited {target.rel}: replaced lines {first}–{first + old_text.count(chr(10))} "
             f"({len(data):,} bytes now)\n" + _excerpt(updated, first, new_text.count("\n"))
             + _facts(target.rel, original, data))
+
+
+def _refuse_held_back(ctx: ToolContext, rel: str, original: bytes) -> None:
+    """Refuse to change a file the gate holds back: the reply would quote what it holds."""
+    gate = ctx.run.gate
+    why = gate.secret(rel, original.decode("utf-8", errors="replace"))
+    if why:
+        raise ToolError(gate.held_entry(rel, why) + ": it is not changed without being shown; "
+                        "the person can allow it by naming the file in the request")
 
 
 def _decoded(data: bytes | None) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tool_harness import Harness
 
 from core.tools.base import ToolError
 from core.tools.gate import Gate
@@ -106,3 +107,36 @@ def test_a_file_is_named_by_its_path_or_its_name_not_inside_a_longer_one(tmp_pat
     assert gate.named("Read .env and app.py.", rels) == [".env", "config/.env", "app.py"]
     assert gate.named("look at config/.env", rels) == [".env", "config/.env"]
     assert gate.named("nothing named here", rels) == []
+
+
+def test_the_file_tools_refuse_what_the_gate_keeps_out(harness: Harness) -> None:
+    tree(harness.workspace, {".gitignore": "build/\n", "build/out.txt": "artifact\n",
+                             "config.py": f'API_TOKEN = "{GITHUB_TOKEN}"\nPORT = 1\n',
+                             ".env": "KEY=x\n", "app.py": "PORT = 1\n"})
+    held = "config.py (held back: looks like a secret (GitHub Token))"
+    for name, arguments in (("read_file", {"path": "config.py"}),
+                            ("edit_file", {"path": "config.py", "old_text": "PORT = 2",
+                                           "new_text": "PORT = 3"}),
+                            ("write_file", {"path": "config.py", "content": "X = 1\n",
+                                            "overwrite": True})):
+        result = harness.call(name, **arguments)
+        assert not result.ok and result.error.startswith(held), name
+        assert GITHUB_TOKEN not in result.error
+    for name, arguments in (("read_file", {"path": "build/out.txt"}),
+                            ("list_files", {"path": "build"}),
+                            ("search_code", {"pattern": "artifact", "path": "build"}),
+                            ("edit_file", {"path": "build/out.txt", "old_text": "artifact",
+                                           "new_text": "x"})):
+        result = harness.call(name, **arguments)
+        assert result.error == ("build/out.txt" if "out" in str(arguments) else "build") + \
+            " is ignored by .gitignore: PhaseDesk does not read, search or send it", name
+    listed = harness.call("list_files", recursive=True).output.splitlines()
+    assert listed == [".env  (6 bytes; held back: looks like a secret (named like .env))",
+                      ".gitignore  (7 bytes)", "app.py  (9 bytes)", "config.py  (65 bytes)"]
+    found = harness.call("search_code", pattern="PORT|KEY").output.splitlines()
+    assert found == ["app.py:1:PORT = 1", "config.py:2:PORT = 1",  # the lines shown hold none
+                     "(2 matching lines in 2 files)",
+                     "Not shown: .env (held back: looks like a secret (named like .env))."]
+    found = harness.call("search_code", pattern="TOKEN|PORT").output.splitlines()
+    assert found == ["app.py:1:PORT = 1", "(1 matching line in 1 file)", f"Not shown: {held}."]
+    assert (harness.workspace / "config.py").read_text().startswith("API_TOKEN")
