@@ -154,7 +154,7 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
     if answered and not changes:
         has, evidence = True, "Answered in the run's final reply. " + evidence
     phases_done = bool(statuses) and all(s == "done" for s in statuses) or answered
-    if has and phases_done and not _fails(files, state):
+    if has and phases_done and not _fails(files, state, words):
         status: RequirementStatus = "done"
     elif any(s != "not_attempted" for s in statuses) or has:
         status = "failed"
@@ -163,13 +163,14 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
     return {"requirement": requirement, "status": status, "evidence": evidence[:EVIDENCE_CHARS]}
 
 
-def _fails(files: list[str], state: VerificationState) -> bool:
-    """Whether the failing ``state`` bears on a requirement about ``files``: every failing
-    check does, except a requested file missing, which spares a requirement about other
-    files, none of them missing."""
+def _fails(files: list[str], state: VerificationState, words: str) -> bool:
+    """Whether the failing ``state`` bears on a requirement about ``files`` (its ``words``):
+    every failing check does, except a requested file missing, which spares a requirement
+    about other files, none of them missing and none named in its words."""
     if state.state != "failing" or not state.only_missing:
         return state.state == "failing"
-    return not files or any(path in state.missing for path in files)
+    return not files or any(path in state.missing for path in files) \
+        or any(mentions(words, path) for path in state.missing)
 
 
 def account(requirements: list[str], records: list[PhaseRecord], state: VerificationState,
