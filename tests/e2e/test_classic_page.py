@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import count, js, settle, submit, texts, wait_js
 from tests.e2e.scripted_runs import ScriptedFactory
-from tests.support.script import authored
+from tests.support.script import analysis, authored, reading
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
@@ -29,6 +29,9 @@ def test_the_draft_round_of_the_classic_loop_is_shown_and_the_rename_is_done(
     (workspace / "main.py").write_text(MAIN)
     draft = f"calc.py\n```python\n{CALC_RENAMED}```\n\nmain.py\n```python\n{MAIN_RENAMED}```\n"
     window = make_window(ScriptedFactory([
+        analysis("Rename add_numbers to add", **reading(
+            "change", change=("calc.py", "main.py"), renames=(("add_numbers", "add"),),
+            quotes={"add_numbers": "Rename the function add_numbers to add"})),
         {"tool_calls": [{"tool": "write_file", "arguments": {
             "path": "calc.py", "instruction": "rename add_numbers to add"}}]},
         {"text": draft},
@@ -56,6 +59,8 @@ def test_a_requested_file_missing_at_the_end_is_on_the_summary_panel(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     (workspace / "sales.csv").write_text("region,amount\nnorth,120\n")
     window = make_window(ScriptedFactory([
+        analysis("Total the amounts per region", **reading(
+            "change", create=("totals.csv",), read=("sales.csv",))),
         {"tool_calls": [{"tool": "write_file", "arguments": {
             "path": "totals.py", "instruction": "sum the amounts per region"}}]},
         {"text": "A script can sum them."},
@@ -68,9 +73,11 @@ def test_a_requested_file_missing_at_the_end_is_on_the_summary_panel(
         "◐ Partly done · 1 of 1 requested file is missing"]
     assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
         "On the final files, 1 of 1 requested file is missing (totals.csv does not exist)."]
-    assert "totals.csv does not exist: the run did not write it." in texts(
-        qtbot, window, ".message-summarizer")[0]
-    assert "totals.csv is written" not in texts(qtbot, window, ".message-summarizer")[0]
+    # the request names totals.csv, which is missing: its requirement is not met, whatever
+    # the model's last words say
+    assert js(qtbot, window, "Array.from(document.querySelectorAll('.requirement'))"
+                             ".map(r => r.dataset.status)") == ["failed"]
+    assert "totals.csv does not exist" in texts(qtbot, window, ".requirement-evidence")[0]
     wait_js(qtbot, window, "document.body.dataset.state === 'idle'")
     qtbot.wait(800)
     assert window.grab().save(str(ARTIFACTS / "window-requested-file-missing.png"))
