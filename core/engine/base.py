@@ -303,8 +303,9 @@ class EngineBase(RequestHolder):
     async def _summarize(self) -> Summary:
         if self.tally.status == "clarification_needed":
             return fallback_summary(self.tally)
-        if self._unreachable:
-            return fallback_summary(self.tally, "the model could not be reached")
+        if self._unreachable:  # the call that failed, and why, as the run recorded it
+            return fallback_summary(self.tally, f"a model call failed, so none was tried for "
+                                                f"the summary ({self.tally.reason})")
         if self._stops >= 2:
             return fallback_summary(self.tally, "Stop was pressed twice")
         try:

@@ -15,7 +15,8 @@ import asyncio
 import difflib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from core.engine.authoring.draft import reply_tokens
 from core.engine.authoring.draft_reply import drafted_files
@@ -23,9 +24,33 @@ from core.engine.authoring.evidence import Evidence
 from core.engine.authoring.records import Candidate, FileRecord
 from core.engine.authoring.replies import author_tokens, search_replace, whole_file
 from core.llm.base import Message
+from core.shapes.reading import Reading
+from core.tools.text_files import Listing
 
-if TYPE_CHECKING:
-    from core.engine.authoring.stage import AuthoringStage
+
+class Called(Protocol):
+    text: str
+    problem: str
+
+
+class Sampler(Protocol):
+    """What candidates need of the authoring stage."""
+
+    candidates: int
+    temperature: float
+    parallel: int
+    draft_messages: list[Message]
+    listing: Listing | None
+    reading: Reading
+    workspace: Path
+
+    @property
+    def exhausted(self) -> bool: ...
+
+    async def ask_plain(self, messages: list[Message], limit: int, detail: str,
+                        temperature: float) -> Called: ...
+
+    async def evidence(self, rel: str, content: str, original: str | None) -> Evidence: ...
 
 
 @dataclass(frozen=True)
@@ -123,7 +148,7 @@ async def sample(count: int, parallel: int, ask: Callable[[int], Awaitable[Tried
     return list(await asyncio.gather(*(one(n) for n in range(1, count + 1))))
 
 
-async def sampled(stage: "AuthoringStage", first: Candidate, record: FileRecord,
+async def sampled(stage: Sampler, first: Candidate, record: FileRecord,
               messages: list[Message], edits: bool) -> Candidate:
     """``first`` or the best of ``stage.candidates`` more samples of its prompt (the
     one-shot prompt when ``messages`` is empty) at ``stage.temperature``, ``stage.parallel``
@@ -136,9 +161,9 @@ async def sampled(stage: "AuthoringStage", first: Candidate, record: FileRecord,
 
     async def ask(number: int) -> Tried:
         name = f"candidate {number}"
-        if stage.caller.accounting.exhausted:
+        if stage.exhausted:
             return Tried(name, None, problem="the iteration budget is spent")
-        called = await stage._call(prompt, limit, f"{rel} · candidate {number} of {count}",
+        called = await stage.ask_plain(prompt, limit, f"{rel} · candidate {number} of {count}",
                                   stage.temperature)
         content = None if called.problem else _sample_file(stage, called.text, rel, old,
                                                            edits, oneshot)
@@ -157,7 +182,7 @@ async def sampled(stage: "AuthoringStage", first: Candidate, record: FileRecord,
                       "version and fails none it passed",), tried=listed)
 
 
-def _sample_file(stage: "AuthoringStage", text: str, rel: str, old: str | None, edits: bool,
+def _sample_file(stage: Sampler, text: str, rel: str, old: str | None, edits: bool,
                  oneshot: bool) -> str | None:
     """The content of ``rel`` a sampled reply gives (None when it gives none)."""
     if oneshot and stage.listing is not None:

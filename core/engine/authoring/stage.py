@@ -212,7 +212,7 @@ class AuthoringStage:
                     return self.drafted
                 targets = list(self.reading.targets()) or draft_targets(words, listing)
                 self.draft_messages = oneshot_messages(words, listing, targets)
-                called = await self._call(self.draft_messages, reply_tokens(listing), "draft")
+                called = await self.ask_plain(self.draft_messages, reply_tokens(listing), "draft")
                 if not called.problem:
                     self.drafted = drafted_files(called.text, self.workspace, listing, writing,
                                                  targets)
@@ -326,7 +326,7 @@ class AuthoringStage:
         if self.caller.accounting.exhausted:
             return Authored(None, "the iteration budget is spent; the file was not written"), ""
         limit = author_tokens(old, edits)
-        called = await self._call(messages, limit, rel)
+        called = await self.ask_plain(messages, limit, rel)
         if called.problem:
             return Authored(None, called.problem), ""
         text = called.text
@@ -340,8 +340,13 @@ class AuthoringStage:
                                       f"{limit} tokens)")
         return authored, text
 
-    async def _call(self, messages: list[Message], limit: int, detail: str,
-                    temperature: float = 0.0) -> Called:
+    @property
+    def exhausted(self) -> bool:
+        """Whether the run's budget of model calls is spent."""
+        return self.caller.accounting.exhausted
+
+    async def ask_plain(self, messages: list[Message], limit: int, detail: str,
+                        temperature: float = 0.0) -> Called:
         """One plain-text call (at temperature 0 unless said)."""
         try:
             reply = await self.caller.raw("author", messages, [], None, True, CallOptions(
