@@ -12,7 +12,7 @@ from core.events import Event
 from core.llm.base import Capabilities
 from core.llm.scripted import ScriptedModel
 from core.engine.build import create_engine
-from tests.support.script import analysis, judge, phases, plan, summary, task, think
+from tests.support.script import analysis, judge, phases, plan, reading, summary, task, think
 
 Reply = dict[str, Any]
 
@@ -30,9 +30,17 @@ def port() -> int:
 """
 
 
-def two_phase_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0) -> list[Reply]:
-    """Phase 1: a round with a failed task, Think, a second round; phase 2: edit and check,
-    a clean write round the engine decides from the facts (no judge call)."""
+NO_DRAFT: Reply = {"text": "I need to read the config before I can change the port."}
+# The one-shot draft of a request about the workspace's config.py: an answer in words, no
+# file, so the run is a question and its first round is planned.
+ANSWER_DRAFT: Reply = {"text": "`config.py` sets `PORT = 8000`."}
+
+
+def two_phase_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0,
+                      draft: Reply = NO_DRAFT) -> list[Reply]:
+    """Phase 1: the one-shot draft the engine asks before its first round gives no file
+    (``draft``), so that round is planned: a failed task, Think, a second round; phase 2: edit
+    and check, a clean write round the engine decides from the facts (no judge call)."""
     first_judge = judge([1, 3], [2], completed=False, action="continue_phase",
                         summary="Two of three reads worked.", reason="missing.py does not exist")
     if delay_judge_s:
@@ -40,6 +48,7 @@ def two_phase_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0) 
     return [
         analysis("Move the server to port 8080", phases=2),
         phases((1, "Understand", [], 2), (2, "Change", [1], 1)),
+        draft,
         plan(task(1, "read_file", path="config.py"), task(2, "read_file", path="missing.py"),
              task(3, "list_files", [1]), reasoning="Read first, then look around."),
         first_judge,
@@ -52,15 +61,25 @@ def two_phase_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0) 
     ]
 
 
-NO_DRAFT: Reply = {"text": "I need to read the config before I can change the port."}
+def port_move_replies(summary_md: str = SUMMARY_MD, delay_judge_s: float = 0.0) -> list[Reply]:
+    """``two_phase_replies`` (the name the tests of a request that asks for the change use)."""
+    return two_phase_replies(summary_md, delay_judge_s)
 
 
-def port_move_replies(**options: float | str) -> list[Reply]:
-    """``two_phase_replies`` for a request that asks for the change ("move the port"): the
-    one-shot draft the engine asks before phase 1's first round gives no file, so that round
-    is planned (the reads) as before."""
-    replies = two_phase_replies(**options)  # type: ignore[arg-type]
-    return [*replies[:2], NO_DRAFT, *replies[2:]]
+LEAP_STUB = "def is_leap(year):\n    raise NotImplementedError\n"
+LEAP = "def is_leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
+LEAP_WRONG = "def is_leap(year):\n    return year % 4 == 0\n"  # is_leap(1900) is True
+LEAP_ASK = "Implement is_leap(year) in leap.py. is_leap(2000) is True, is_leap(1900) is False."
+LEAP_EXAMPLES = ("is_leap(2000) == True", "is_leap(1900) == False")
+
+
+def leap_analysis(goal: str = "Implement is_leap", **extra: Any) -> Reply:
+    """The analysis of ``LEAP_ASK``: leap.py to change, its two examples (stated in words)
+    quoted from the request."""
+    return analysis(goal, **extra, **reading(
+        change=("leap.py",), examples=LEAP_EXAMPLES,
+        quotes={LEAP_EXAMPLES[0]: "is_leap(2000) is True",
+                LEAP_EXAMPLES[1]: "is_leap(1900) is False"}))
 
 
 class RecordingEngine:

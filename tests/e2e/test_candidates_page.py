@@ -15,39 +15,32 @@ from core.store.export import export_markdown
 from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, js, run_dom, submit, texts, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory
+from tests.e2e.scripted_runs import LEAP, LEAP_ASK, LEAP_STUB, LEAP_WRONG, ScriptedFactory, \
+    leap_analysis
 from tests.e2e.windowtools import open_conversation
-from tests.support.script import analysis, authored, reading, summary
+from tests.support.script import authored, summary
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
-STUB = "def is_leap(year):\n    raise NotImplementedError\n"
-DRAFT = "def is_leap(year):\n    return year % 4 == 0\n"
 HOSTILE = ("def is_leap(year):\n    # <img src=x onerror=\"window.__pwned = 'candidate'\">\n"
            "    return year % 4 == 0\n")
-LEAP = "def is_leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
-ASK = "Implement is_leap(year) in leap.py. is_leap(2000) is True, is_leap(1900) is False."
-EXAMPLES = ("is_leap(2000) == True", "is_leap(1900) == False")
 CARD = ".task[data-task-id='1']"
 
 
 def leap_run() -> list[dict]:
     """The draft fails is_leap(1900); candidate 1 too (and holds markup in a comment);
     candidate 2 passes both examples."""
-    return [analysis("Implement is_leap", **reading(
-                change=("leap.py",), examples=EXAMPLES,
-                quotes={EXAMPLES[0]: "is_leap(2000) is True",
-                        EXAMPLES[1]: "is_leap(1900) is False"})),
-            authored(DRAFT, "leap.py"), authored(HOSTILE, "leap.py"), authored(LEAP, "leap.py"),
+    return [leap_analysis(), authored(LEAP_WRONG, "leap.py"), authored(HOSTILE, "leap.py"),
+            authored(LEAP, "leap.py"),
             summary("## Done\n\nis_leap follows both of the request's examples now.")]
 
 
 def test_a_write_card_lists_the_versions_it_weighed_with_their_diffs(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
-    (workspace / "leap.py").write_text(STUB)
+    (workspace / "leap.py").write_text(LEAP_STUB)
     factory = ScriptedFactory(leap_run(), candidates=2, think_stage="never")
     window = make_window(factory)
-    submit(qtbot, window, ASK)
+    submit(qtbot, window, LEAP_ASK)
     wait_js(qtbot, window, FINISHED, timeout=30000)
     assert (workspace / "leap.py").read_text() == LEAP
 

@@ -38,8 +38,10 @@ def conversation_menu_action(window: MainWindow, item: QListWidgetItem, text: st
 
 
 def one_phase(goal: str, summary_md: str) -> list[dict]:
-    return [analysis(goal, complexity="complex"), phases((1, "Look", [])), plan(task(1, "read_file", path="config.py")),
-            judge([1]), summary(summary_md)]
+    """A one-phase run whose draft is an answer in words (no file), then a planned read."""
+    return [analysis(goal, complexity="complex"), phases((1, "Look", [])),
+            {"text": "The port is set in config.py."},
+            plan(task(1, "read_file", path="config.py")), judge([1]), summary(summary_md)]
 
 
 def test_replayed_conversation_equals_the_live_run(qtbot: QtBot, make_window: WindowMaker,

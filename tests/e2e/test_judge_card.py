@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import count, js, settle, submit, texts, wait_js
-from tests.e2e.scripted_runs import Reply, ScriptedFactory
+from tests.e2e.scripted_runs import ANSWER_DRAFT, Reply, ScriptedFactory
 from tests.support.script import analysis, phases, plan, summary, task, think
 
 pytestmark = pytest.mark.gui
@@ -29,7 +29,7 @@ def two_of_three_scored() -> list[Reply]:
             {"task_id": 1, "status": "done", "quality_score": 8, "comment": "read **all** of it"},
             {"task_id": 2, "status": "done", "quality_score": 7, "comment": "fine"}]}}
     return [analysis("Look at the config", complexity="complex"), phases((1, "Look", [])),
-            plan(task(1, "read_file", path="config.py"), task(2, "list_files"),
+            ANSWER_DRAFT, plan(task(1, "read_file", path="config.py"), task(2, "list_files"),
                  task(3, "search_code", pattern="PORT")),
             verdict, think(True, False, "Nothing more:\n- config read\n- port found"),
             summary(SUMMARY)]
@@ -78,7 +78,7 @@ def test_a_task_the_judge_did_not_score_shows_not_scored_and_the_average_is_of_t
 
 def test_a_round_with_no_task_scored_shows_no_average(qtbot: QtBot,
                                                       make_window: WindowMaker) -> None:
-    replies = [analysis("Look", complexity="complex"), phases((1, "Look", [])),
+    replies = [analysis("Look", complexity="complex"), phases((1, "Look", [])), ANSWER_DRAFT,
                plan(task(1, "read_file", path="config.py")),
                {"tool": "judge_tasks", "arguments": {"next_action": "end_phase",
                                                      "user_summary": "Read the config file.",
