@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, heard_requests, js, settle, submit, wait_js
-from tests.e2e.scripted_runs import Reply, ScriptedFactory
+from tests.e2e.scripted_runs import ANSWER_DRAFT, Reply, ScriptedFactory
 from tests.e2e.windowtools import open_conversation
 from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
@@ -54,8 +54,9 @@ def stored_marks() -> list[bool]:
 
 
 def one_phase(goal: str, summary_md: str) -> list[Reply]:
-    return [analysis(goal, complexity="complex"), phases((1, "Look", [])), plan(task(1, "read_file", path="config.py")),
-            judge([1]), summary(summary_md)]
+    """A one-phase run whose draft is an answer in words (no file), then a planned read."""
+    return [analysis(goal, complexity="complex"), phases((1, "Look", [])), ANSWER_DRAFT,
+            plan(task(1, "read_file", path="config.py")), judge([1]), summary(summary_md)]
 
 
 def test_the_footer_toggle_marks_unmarks_and_replays_the_stored_state(
@@ -76,8 +77,7 @@ def test_the_footer_toggle_marks_unmarks_and_replays_the_stored_state(
     click(qtbot, window, ".mark-btn")
     assert wait_toggle(qtbot, window, KEPT)["pressed"] == "true"
     assert stored_marks() == [True]
-    assert js(qtbot, window, "document.querySelector('.run-footer .chip:last-of-type "
-                             ".chip-value').textContent") == "completed"
+    assert js(qtbot, window, "document.querySelector('.run').dataset.status") == "completed"
     js(qtbot, window, "(() => { document.querySelector('.run-footer').scrollIntoView("
                       "{block: 'center'}); return 1; })()")
     settle(qtbot, window, ms=400, top=None)
