@@ -26,19 +26,19 @@ def test_llm_calls_list_is_lazy_and_opens_to_the_messages_as_text(
     submit(qtbot, window, HOSTILE)
     wait_js(qtbot, window, FINISHED)
     calls = factory.last.of("llm_call")
-    assert len(calls) == 9  # phase 2's clean write round needs no judge call
+    assert len(calls) == 10  # the draft's among them; phase 2's clean write round: no judge
 
     assert count(qtbot, window, ".calls") == 1
     assert js(qtbot, window, "document.querySelector('.calls-list').hidden") is True
     assert count(qtbot, window, ".call") == 0  # nothing built until the list is opened
     head = js(qtbot, window, "document.querySelector('.calls-count').textContent")
-    assert head == f"9 calls · {sum(c.prompt_tokens for c in calls):,} prompt tokens"
+    assert head == f"10 calls · {sum(c.prompt_tokens for c in calls):,} prompt tokens"
     order = js(qtbot, window, "Array.from(document.querySelector('.run').children)"
                               ".map(e => e.className)")
     assert order[order.index("run-body"):] == ["run-body", "files changes", "calls", "run-footer"]
 
     click(qtbot, window, ".calls-toggle")
-    assert count(qtbot, window, ".call") == 9
+    assert count(qtbot, window, ".call") == 10
     assert texts(qtbot, window, ".call-stage") == [c.stage.replace("_", " ") for c in calls]
     assert texts(qtbot, window, ".call-head .badge") == [
         "in budget" if c.counted_in_budget else "outside budget" for c in calls]
@@ -92,10 +92,14 @@ def test_two_thousand_calls_stay_lazy_until_opened(qtbot: QtBot,
 def test_classic_engine_runs_from_the_window_without_special_cases(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     config.save(config.from_mapping({"use_phase_task": False}))
+    from tests.support.script import analysis, reading
     replies = [
+        analysis("Say which port the server uses", **reading(
+            "question", read=("config.py",),
+            quotes={"config.py": "Which port does the server use?"})),
         {"tool_calls": [{"tool": "read_file", "arguments": {"path": "config.py"}},
                         {"tool": "list_files", "arguments": {}}]},
-        {"text": "## The port\n\n- `config.py` sets **PORT = 8000**\n- one file in the folder"},
+        {"text": "## The port\n\n- `config.py` sets `PORT = 8000`\n- one file in the folder"},
     ]
     factory = ScriptedFactory(replies)
     window = make_window(factory)
@@ -111,7 +115,9 @@ def test_classic_engine_runs_from_the_window_without_special_cases(
     assert count(qtbot, window, ".message-summarizer") == 1
     assert texts(qtbot, window, ".summarizer-content h2") == ["The port"]
     assert count(qtbot, window, ".summarizer-content li") == 2
-    assert texts(qtbot, window, ".run-footer .chip-value")[-1] == "completed"
+    assert js(qtbot, window, "document.querySelector('.run').dataset.status") == "completed"
+    assert texts(qtbot, window, ".run-footer .badge") == [
+        "✅ Succeeded · the answer cites config.py, line 1"]
     click(qtbot, window, ".calls-toggle")
     assert texts(qtbot, window, ".call-stage") == [c.stage.replace("_", " ")
                                                    for c in factory.last.of("llm_call")]
@@ -130,6 +136,7 @@ def test_cached_prompt_tokens_show_as_uncached_in_the_meter_and_per_call(
                                    "cached_tokens": cached}}
 
     factory = ScriptedFactory([usage(analysis("Look"), 300, 30, 0),
+                               usage({"text": "The folder holds config.py."}, 800, 12, 0),
                                usage(plan(task(1, "list_files")), 1500, 20, 0),
                                usage(judge([1]), 1700, 20, 1408),
                                {**usage(summary(), 1600, 50, 1024), "delay_s": 1.5}])
@@ -138,16 +145,16 @@ def test_cached_prompt_tokens_show_as_uncached_in_the_meter_and_per_call(
     wait_js(qtbot, window, "(document.querySelector('.run-live')?.textContent || '')"
                            ".includes('uncached')")
     live = js(qtbot, window, "document.querySelector('.run-live').textContent")
-    so_far = 300 + 30 + 1500 + 20 + 1700 + 20
-    assert live == f"🧠 3/30 LLM calls · {so_far:,} tokens · {so_far - 1408:,} uncached"
+    so_far = 300 + 30 + 800 + 12 + 1500 + 20 + 1700 + 20
+    assert live == f"🧠 4/30 LLM calls · {so_far:,} tokens · {so_far - 1408:,} uncached"
     wait_js(qtbot, window, FINISHED)
     chips = dict(js(qtbot, window, "Array.from(document.querySelectorAll('.run-footer .chip'))"
                                    ".filter(c => c.querySelector('.chip-label'))"
                                    ".map(c => [c.querySelector('.chip-label').textContent,"
                                    " c.querySelector('.chip-value').textContent])"))
-    assert chips["Prompt tokens"] == "5,100"
-    assert chips["Uncached prompt tokens"] == f"{5100 - 1408 - 1024:,}"
+    assert chips["Prompt tokens"] == "5,900"
+    assert chips["Uncached prompt tokens"] == f"{5900 - 1408 - 1024:,}"
     click(qtbot, window, ".calls-toggle")
     assert texts(qtbot, window, ".call-tokens") == [
-        "300 → 30 tok", "1,500 → 20 tok", "1,700 → 20 tok (1,408 cached)",
+        "300 → 30 tok", "800 → 12 tok", "1,500 → 20 tok", "1,700 → 20 tok (1,408 cached)",
         "1,600 → 50 tok (1,024 cached)"]
