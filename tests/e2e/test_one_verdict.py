@@ -17,29 +17,19 @@ from core.store.history import Store
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import chip_of, click, count, js, submit, texts, wait_js
 from tests.e2e.windowtools import open_conversation
-from tests.e2e.scripted_runs import NO_DRAFT, ScriptedFactory, port_move_replies
+from tests.e2e.scripted_runs import ANSWER_DRAFT, LEAP, LEAP_ASK, LEAP_STUB, LEAP_WRONG, \
+    NO_DRAFT, ScriptedFactory, leap_analysis, port_move_replies
 from tests.support.script import analysis, authored, phases, plan, reading, summary, task
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
 IDLE = "document.body.dataset.state === 'idle'"
-STUB = "def is_leap(year):\n    raise NotImplementedError\n"
-LEAP = "def is_leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
-WRONG = "def is_leap(year):\n    return year % 4 == 0\n"
-ASK = "Implement is_leap(year) in leap.py. is_leap(2000) is True, is_leap(1900) is False."
-EXAMPLES = ("is_leap(2000) == True", "is_leap(1900) == False")
+STUB, WRONG, ASK = LEAP_STUB, LEAP_WRONG, LEAP_ASK
 PHASE_STATE = ("Array.from(document.querySelectorAll('.phase')).map(p => ["
                "p.querySelector('.phase-title .badge').textContent,"
                " p.querySelector('.phase-round').textContent])")
 OPEN_CARDS = ("document.querySelectorAll('.task[data-status=\"pending\"],"
               " .task[data-status=\"running\"]').length")
-
-
-def leap_analysis(goal: str = "Implement is_leap", **extra: Any) -> dict[str, Any]:
-    """The analysis of ``ASK``: leap.py to change, its two examples quoted from the request."""
-    return analysis(goal, **extra, **reading(
-        change=("leap.py",), examples=EXAMPLES,
-        quotes={EXAMPLES[0]: "is_leap(2000) is True", EXAMPLES[1]: "is_leap(1900) is False"}))
 
 
 def finish(qtbot: QtBot, make_window: WindowMaker, factory: ScriptedFactory,
@@ -94,9 +84,9 @@ def test_a_partial_run_has_one_chip_with_what_fails(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     (workspace / "leap.py").write_text(STUB)
     factory = ScriptedFactory([leap_analysis(), authored(WRONG, "leap.py"),
-                               authored(WRONG, "leap.py"),
+                               authored(WRONG, "leap.py"),  # the one candidate fails too
                                summary("## Partly\n\nis_leap misses the century rule.")],
-                              think_stage="never")
+                              think_stage="never", candidates=1)
     window = finish(qtbot, make_window, factory)
     chip = "◐ Partly done · 1 of 2 checks of the request's examples fails"
     assert chip_of(factory.last.of("run_finished")[0]) == chip
@@ -129,8 +119,9 @@ def test_a_stopped_run_says_so_beside_its_chip_and_settles_its_cards(
 def test_a_run_out_of_budget_says_so_beside_its_chip(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     replies = [analysis("Look at the config", complexity="complex"), phases((1, "Look", [])),
-               plan(task(1, "read_file", path="config.py")), summary("## Out of budget")]
-    factory = ScriptedFactory(replies, think_stage="never", max_iterations=2)
+               ANSWER_DRAFT, plan(task(1, "read_file", path="config.py")),
+               summary("## Out of budget")]  # phase plan, draft, plan: the budget of 3 spent
+    factory = ScriptedFactory(replies, think_stage="never", max_iterations=3)
     window = finish(qtbot, make_window, factory, "Look at the config")
     finished = factory.last.of("run_finished")[0]
     assert finished.status == "budget_exhausted"

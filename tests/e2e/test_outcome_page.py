@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from tests.e2e.conftest import WindowMaker
 from core.shapes.wording import outcome_text
 from tests.e2e.pagetools import chip_of, count, js, settle, submit, texts, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory
+from tests.e2e.scripted_runs import LEAP, LEAP_ASK, ScriptedFactory, leap_analysis
 from tests.support.script import analysis, authored, judge, phases, plan, summary, task
 
 pytestmark = pytest.mark.gui
@@ -103,15 +103,11 @@ def test_a_replayed_run_shows_the_same_outcome_and_checklist(
     wait_js(qtbot, window, f"{shown} === {json.dumps(expected)}")
 
 
-LEAP = "def is_leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n"
-LEAP_ASK = "Implement is_leap(year) in leap.py. is_leap(2000) is True, is_leap(1900) is False."
-
-
 def test_the_requests_own_examples_verify_the_run_on_the_page(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     (workspace / "leap.py").write_text("def is_leap(year):\n    raise NotImplementedError\n")
     window = make_window(ScriptedFactory([
-        analysis("Implement is_leap"),
+        leap_analysis(),  # its examples, stated in words, quoted from the request
         authored(LEAP, "leap.py"),
         summary("## Done\n\nis_leap gives what the request's examples say.")],
         think_stage="never"))
@@ -135,7 +131,7 @@ def test_phases_the_draft_settled_show_as_not_run(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
     (workspace / "leap.py").write_text("def is_leap(year):\n    raise NotImplementedError\n")
     window = make_window(ScriptedFactory([
-        analysis("Implement is_leap", phases=3),
+        leap_analysis(phases=3),
         phases((1, "Prepare", []), (2, "Implement", [1]), (3, "Test", [2])),
         authored(LEAP, "leap.py"),
         summary("## Done\n\nis_leap is implemented.")], think_stage="never"))
@@ -155,14 +151,14 @@ def test_phases_the_draft_settled_show_as_not_run(
     assert window.grab().save(str(ARTIFACTS / "window-phases-not-run.png"))
 
 
-def leap_run(qtbot: QtBot, make_window: WindowMaker, workspace: Path, *written: dict
-             ) -> tuple[ScriptedFactory, Any]:
+def leap_run(qtbot: QtBot, make_window: WindowMaker, workspace: Path, *written: dict,
+             candidates: int = 0) -> tuple[ScriptedFactory, Any]:
     """A finished run of ``LEAP_ASK`` on the stub leap.py: the analysis, the ``written``
-    authoring replies (the draft, a repair), the summary."""
+    authoring replies (the draft, then ``candidates`` candidates), the summary."""
     (workspace / "leap.py").write_text("def is_leap(year):\n    raise NotImplementedError\n")
-    factory = ScriptedFactory([analysis("Implement is_leap"), *written,
+    factory = ScriptedFactory([leap_analysis(), *written,
                                summary("## Done\n\nis_leap is implemented.")],
-                              think_stage="never")
+                              think_stage="never", candidates=candidates)
     window = make_window(factory)
     submit(qtbot, window, LEAP_ASK)
     wait_js(qtbot, window, FINISHED)
@@ -204,18 +200,20 @@ def test_a_draft_that_passes_is_round_one_with_the_draft_badge(
 
 
 WRONG_LEAP = "def is_leap(year):\n    return year % 4 == 0\n"
-WRONG_REPAIR = "def is_leap(year):\n    return year % 4 == 0 or year % 400 == 0\n"
+WRONG_CANDIDATE = "def is_leap(year):\n    return year % 4 == 0 or year % 400 == 0\n"
 
 
-def test_a_draft_and_its_repair_failing_the_examples_end_the_phase_on_the_facts(
+def test_a_draft_and_its_candidate_failing_the_examples_end_the_phase_on_the_facts(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
-    """The draft gets is_leap(1900) wrong and its one repair does too: the engine decides the
-    round (no judge call, no further round), its Judge card says why, and the run is partly
-    done with the failing check on the summary and the footer."""
+    """The draft gets is_leap(1900) wrong and its one candidate does too: the engine decides
+    the round (no judge call, no further round), its Judge card says why, and the run is
+    partly done with the failing check on the summary and the footer."""
     factory, window = leap_run(qtbot, make_window, workspace, authored(WRONG_LEAP, "leap.py"),
-                               authored(WRONG_REPAIR, "leap.py"))
+                               authored(WRONG_CANDIDATE, "leap.py"), candidates=1)
     assert [c.stage for c in factory.last.of("llm_call")] == [
-        "request_analyser", "author", "author", "summarizer"]  # draft, repair: no judge
+        "request_analyser", "author", "author", "summarizer"]  # draft, candidate: no judge
+    assert texts(qtbot, window, ".task .candidates-line") == [
+        "1 candidate tried: none passes more checks, draft 1 of 2 (kept)"]
     assert texts(qtbot, window, ".plan-head .badge-mode") == ["draft"]
     assert count(qtbot, window, ".plan") == count(qtbot, window, ".task") == 1
     assert count(qtbot, window, ".judge") == count(qtbot, window, ".judge.by-engine") == 1
