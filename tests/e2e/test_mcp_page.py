@@ -10,9 +10,9 @@ from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import js, submit, texts, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory
+from tests.e2e.scripted_runs import ANSWER_DRAFT, ScriptedFactory
 from tests.support.mcp_servers import faulty_server, server_pids, time_server, wait_until_gone
-from tests.support.script import analysis, judge, plan, summary, task
+from tests.support.script import analysis, judge, plan, reading, summary, task
 
 pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
@@ -20,7 +20,10 @@ FINISHED = "document.querySelector('.run-footer') !== null"
 
 def test_an_mcp_call_is_approved_in_the_page_and_shows_its_server_and_result(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
-    replies = [analysis("Tell the UTC time"), plan(task(1, "time__get_current_time", timezone="UTC")),
+    replies = [analysis("Tell the UTC time", **reading(
+                   "question", tools=("time__get_current_time",),
+                   quotes={"time__get_current_time": "What time is it in UTC?"})),
+               plan(task(1, "time__get_current_time", timezone="UTC")),  # the tool first: no draft
                judge([1]), summary("Read the time from the time server.")]
     factory = ScriptedFactory(replies, mcp_servers=(time_server(approval="ask"),))
     window = make_window(factory)
@@ -54,7 +57,8 @@ def test_an_mcp_call_is_approved_in_the_page_and_shows_its_server_and_result(
 
 def test_a_server_that_fails_shows_its_error_and_stderr_and_the_run_ends(
         qtbot: QtBot, make_window: WindowMaker, workspace: Path) -> None:
-    replies = [analysis("Look around"), plan(task(1, "list_files")), judge([1]), summary()]
+    replies = [analysis("Look around"), ANSWER_DRAFT, plan(task(1, "list_files")), judge([1]),
+               summary()]
     factory = ScriptedFactory(replies, mcp_servers=(faulty_server("exit", "broken"),))
     window = make_window(factory)
     submit(qtbot, window, "look around")

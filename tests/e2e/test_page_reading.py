@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import (chip_of, click, count, js, run_dom, run_text, settle, submit,
                                   texts, wait_js)
-from tests.e2e.scripted_runs import ScriptedFactory
+from tests.e2e.scripted_runs import ANSWER_DRAFT, ScriptedFactory
 from tests.e2e.windowtools import open_conversation
 from tests.support.script import analysis, judge, phases, plan, summary, task
 
@@ -24,7 +24,7 @@ JUDGE_LINE = "Read config.py and listed the folder; PORT is 8000."
 
 def _prioritised() -> list[dict]:
     return [analysis("Look at the config", complexity="complex"),
-            phases((1, "Look around", [])),
+            phases((1, "Look around", [])), ANSWER_DRAFT,
             plan(task(1, "read_file", priority=10, path="config.py"),
                  task(2, "list_files", priority=7),
                  task(3, "search_code", priority=5, pattern="PORT"),
@@ -72,8 +72,9 @@ def test_task_priority_reads_as_a_priority_and_the_judge_line_shows_once(
 def test_a_run_that_ran_out_of_budget_says_so_beside_its_outcome(
         qtbot: QtBot, make_window: WindowMaker) -> None:
     replies = [analysis("Look at the config", complexity="complex"), phases((1, "Look", [])),
-               plan(task(1, "read_file", path="config.py")), summary("## Out of budget")]
-    factory = ScriptedFactory(replies, think_stage="never", max_iterations=2)
+               ANSWER_DRAFT, plan(task(1, "read_file", path="config.py")),
+               summary("## Out of budget")]  # phase plan, draft, plan: the budget of 3 spent
+    factory = ScriptedFactory(replies, think_stage="never", max_iterations=3)
     window = make_window(factory)
     submit(qtbot, window, "Look at the config")
     wait_js(qtbot, window, FINISHED)
@@ -86,6 +87,7 @@ def test_a_run_that_ran_out_of_budget_says_so_beside_its_outcome(
 
 def _approved_command() -> list[dict]:
     return [analysis("Run the tests", complexity="complex"), phases((1, "Check", [])),
+            {"text": "Run the tests to see whether they pass."},
             plan(task(1, "read_file", path="config.py"),
                  task(2, "run_command", [1], command="echo hello")),
             judge([1, 2]), summary("## Ran\n\nThe command said hello.")]

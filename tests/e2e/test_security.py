@@ -51,6 +51,7 @@ def evil_replies() -> list[dict]:
     verdict["arguments"]["user_summary"] = "<script>window.__pwned = 'judge'</script>"
     return [analysis("<b>goal</b><script>window.__pwned = 'goal'</script>", complexity="complex"),
             phases((1, "<iframe src=x></iframe>", [])),
+            {"text": "<script>window.__pwned = 'draft'</script> evil.html holds markup."},
             plan(task(1, "list_files"), evil_task), verdict,
             summary(SUMMARY, highlights=["<img src=x onerror=\"window.__pwned = 'hl'\">"])]
 

@@ -24,7 +24,7 @@ from tests.e2e.pagetools import (
     wait_js,
     wait_undo_answered,
 )
-from tests.e2e.scripted_runs import Reply, ScriptedFactory
+from tests.e2e.scripted_runs import ANSWER_DRAFT, Reply, ScriptedFactory
 from tests.e2e.windowtools import open_conversation
 from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
@@ -174,7 +174,7 @@ def test_undo_is_refused_while_a_run_is_going(
         monkeypatch: pytest.MonkeyPatch) -> None:
     slow_judge = judge([1])
     slow_judge["delay_s"] = 30
-    slow = [analysis("Look again", complexity="complex"), phases((1, "Look", [])),
+    slow = [analysis("Look again", complexity="complex"), phases((1, "Look", [])), ANSWER_DRAFT,
             plan(task(1, "read_file", path="config.py")), slow_judge, summary("## Looked")]
     window = make_window(ScriptedFactory(write_and_edit(), slow))
     submit(qtbot, window, "move the port and write notes")
