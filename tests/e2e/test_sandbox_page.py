@@ -30,6 +30,7 @@ def commands_run(*commands: str) -> list[dict]:
     tasks = [task(1, "list_files")]
     tasks += [task(n, "run_command", command=c) for n, c in enumerate(commands, start=2)]
     return [analysis("Run the commands", complexity="complex"), phases((1, "Run", [])),
+            {"text": "The commands write their files when they run."},  # the draft: no file
             plan(*tasks), summary("## Ran\n\nThe commands ran.")]
 
 
