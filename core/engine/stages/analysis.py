@@ -19,6 +19,7 @@ from core.engine.stages.caller import StageCaller
 from core.engine.stages.instructions import ANALYSER_SYSTEM, analyser_user, language_ask
 from core.engine.stages.schemas import REQUEST_ANALYSER, parse_analysis
 from core.llm.base import Message
+from core.shapes.mcp_server import SEPARATOR
 from core.shapes.reading import Reading
 from core.shapes.stage_results import Analysis
 from core.tools.base import RunState
@@ -43,7 +44,9 @@ async def analyse_request(engine: Reader, request: str, previous: dict | None, p
     goal (and only what the engine finds in it by itself)."""
     seen = detect(request) or prior
     files = await asyncio.to_thread(named_texts, engine.run_state.gate, request)
-    user = again or analyser_user(request, previous, files, engine.tools.offered_names())
+    needed = [name for name in engine.tools.offered_names()
+              if SEPARATOR in name or name == "run_command"]  # the workspace tools never are
+    user = again or analyser_user(request, previous, files, needed)
     messages: list[Message] = [
         {"role": "system", "content": ANALYSER_SYSTEM},
         {"role": "user", "content": user + language_ask(seen, "request_analyser")}]

@@ -29,8 +29,10 @@ ANALYSER_SYSTEM = (
     "example of a function's input and result that the request or the named file states, "
     "written as one line of Python with literal values: f(2, 3) == 5, or f(\"x\") raises "
     "ValueError; quote: the words it comes from. renames: each name the request renames "
-    "(old, new, quote). tools: the agent's tools the request says to use before writing "
-    "anything (name, quote). Every quote is copied exactly, in the request's language."
+    "(old, new, quote). tools: only the listed tools the request says to use before "
+    "writing anything (name, quote). Every quote is copied exactly from the request, in its "
+    "language (an example's may come from the named file); leave a list empty when the "
+    "request says nothing of it."
 )
 
 AGENT_SYSTEM = (
@@ -127,7 +129,7 @@ def analyser_user(request: str, previous: dict[str, Any] | None, files: dict[str
         left -= len(shown)
         text += f"\n\n---\nThe named file {path} (for reference):\n{shown}"
     if tools:
-        text += "\n\n---\nThe agent's tools: " + ", ".join(tools)
+        text += "\n\n---\nTools the request may need run first: " + ", ".join(tools)
     return text
 
 

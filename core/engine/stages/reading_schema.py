@@ -23,27 +23,27 @@ def _quote(most: int) -> dict[str, Any]:
 
 READING: dict[str, Any] = {
     "kind": {"type": "string", "enum": ["change", "question", "both"]},
-    "files": {"type": "array", "maxItems": 8, "items": {
+    "files": {"type": "array", "maxItems": 6, "items": {
         "type": "object", "properties": {
             "path": {"type": "string", "maxLength": 120},
             "role": {"type": "string", "enum": ROLES},
-            "quote": _quote(120)},
+            "quote": _quote(100)},
         "required": ["path", "role", "quote"]}},
-    "examples": {"type": "array", "maxItems": 10, "items": {
+    "examples": {"type": "array", "maxItems": 8, "items": {
         "type": "object", "properties": {
-            "code": {"type": "string", "maxLength": 200},
-            "quote": _quote(160)},
+            "code": {"type": "string", "maxLength": 160},
+            "quote": _quote(100)},
         "required": ["code", "quote"]}},
-    "renames": {"type": "array", "maxItems": 6, "items": {
+    "renames": {"type": "array", "maxItems": 4, "items": {
         "type": "object", "properties": {
             "old": {"type": "string", "maxLength": 80},
             "new": {"type": "string", "maxLength": 80},
-            "quote": _quote(120)},
+            "quote": _quote(100)},
         "required": ["old", "new", "quote"]}},
-    "tools": {"type": "array", "maxItems": 4, "items": {
+    "tools": {"type": "array", "maxItems": 3, "items": {
         "type": "object", "properties": {
             "name": {"type": "string", "maxLength": 64},
-            "quote": _quote(120)},
+            "quote": _quote(100)},
         "required": ["name", "quote"]}},
 }
 READING_REQUIRED = ["kind", "files", "examples"]
