@@ -34,8 +34,11 @@ CLASSIC_STAGES = ("tool_round", "final_answer", "summarizer")
 
 
 def phase_replies() -> dict[str, list[dict[str, Any]]]:
+    """Each stage's reply; "auto" is the one-shot draft before the first round (an answer in
+    words, so the round is planned)."""
     return {"request_analyser": [analysis("Read the README", complexity="complex")],
             "phase_planner": [phases((1, "Read", [], 1))],
+            "auto": [{"text": ANSWER}],
             "plan_tool_call": [plan(task(1, "read_file", path="README.md"))],
             "judge_tasks": [judge([1], summary="Read the README; it says hello.")],
             "think": [think(True, False, "nothing left to do")],
@@ -43,7 +46,9 @@ def phase_replies() -> dict[str, list[dict[str, Any]]]:
 
 
 def classic_replies() -> dict[str, list[dict[str, Any]]]:
-    return {"auto": [{"tool_calls": [{"tool": "read_file", "arguments": {"path": "README.md"}}]},
+    """The loop's analysis first, then its "auto" calls: a read, the answer."""
+    return {"request_analyser": [analysis("Read the README")],
+            "auto": [{"tool_calls": [{"tool": "read_file", "arguments": {"path": "README.md"}}]},
                      {"text": ANSWER}],
             "summarizer": [summary("## Read\n\nThe README was read.")]}
 

@@ -58,7 +58,11 @@ def writing_script(delay_s: float = 0.12) -> dict[str, Any]:
 
 
 def command_script(command: str, summary_delay_s: float = 0.0) -> dict[str, Any]:
-    return {"replies": [analysis("Wait for a command", complexity="complex"), phases((1, "Wait", [])),
+    """One phase: the one-shot draft answers in words (no file), so its round is planned: the
+    command, judged, then the summary (after ``summary_delay_s``)."""
+    return {"replies": [analysis("Wait for a command", complexity="complex"),
+                        phases((1, "Wait", [])),
+                        {"text": "The command has to run to its end first."},
                         plan(task(1, "run_command", command=command, timeout_s=120)),
                         judge([1]),
                         {**summary("## Stopped\n\nThe command was stopped."),

@@ -1,9 +1,9 @@
 """Durability and Stop on the real headless process: SIGKILL at random points, Stop during a
 long command, Stop twice.
 
-"write the files" asks for changes, so the phase engine asks the one-shot draft before round 1:
-the writing script's draft gives no file, so its rounds are planned as the script says. The
-Stop tests ask for no change ("wait for the command"), so their round is planned at once.
+The phase engine asks the one-shot draft before round 1 of every run: the writing script's
+draft gives no file, so its rounds are planned as the script says; the Stop tests' draft
+answers in words ("wait for the command"), so their round is planned too.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from tests.support.proc_tree import (alive, holding, require_sandbox, token, wai
 
 SEED = 20261121
 KILLS = 20
-WAIT = "wait for the command"  # asks for no change: no draft before the command's round
+WAIT = "wait for the command"
 
 
 def drafted_writing_script() -> dict[str, Any]:
@@ -85,7 +85,7 @@ def test_sigkill_at_20_random_points_keeps_history_and_files_whole(
     home = tmp_path / "home"
     monkeypatch.setenv("PHASEDESK_HOME", str(home))  # the checkpoints of the killed runs
     reference = Headless(home, fresh_workspace(tmp_path / "reference"), drafted_writing_script())
-    assert reference.finish() == 0, reference.stderr()
+    assert reference.finish() == 3, reference.stderr()  # done, nothing checked: unverified
     total = len(reference.events())
     assert [e["kind"] for e in reference.events()][-2:] == ["summary", "run_finished"]
     check_files(tmp_path / "reference", "reference run")
