@@ -144,6 +144,7 @@ def test_offline_demo_model_shows_the_banner(qtbot: QtBot, make_window: WindowMa
 
 def test_approval_prompt_answered_in_the_page(qtbot: QtBot, make_window: WindowMaker) -> None:
     replies = [analysis("Run the tests", complexity="complex"), phases((1, "Check", [])),
+               {"text": "Run the tests to see whether they pass."},  # the draft: no file
                plan(task(1, "run_command", command="echo hello")), judge([1]), summary()]
     factory = ScriptedFactory(replies, command_approval="ask")
     window = make_window(factory)

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from tests.e2e.conftest import WindowMaker
 from tests.e2e.pagetools import click, count, js, settle, submit, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory, port_move_replies
+from tests.e2e.scripted_runs import ANSWER_DRAFT, ScriptedFactory, port_move_replies
 from tests.e2e.windowtools import open_conversation
 from tests.support.script import analysis, authored, judge, phases, plan, summary, task
 
@@ -22,8 +22,9 @@ REQUESTS = ("Add a health check endpoint to the server",
 
 
 def short_run(goal: str) -> list[dict]:
-    """A question: one round of reads, judged by the model."""
-    return [analysis(goal, complexity="complex"), phases((1, "Look around", [])),
+    """A question: its draft answers in words (no file), one round of reads, judged by the
+    model."""
+    return [analysis(goal, complexity="complex"), phases((1, "Look around", [])), ANSWER_DRAFT,
             plan(task(1, "read_file", path="config.py"), task(2, "list_files")),
             judge([1, 2]), summary(f"## {goal}\n\n- looked at `config.py`\n- nothing else to do")]
 

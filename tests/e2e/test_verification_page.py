@@ -20,6 +20,7 @@ pytestmark = pytest.mark.gui
 FINISHED = "document.querySelector('.run-footer') !== null"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 ASK = "Set PORT to 8080 in config.py"
+CHECKED_NOTHING = "Nothing checked config.py as it is now."
 
 
 def _port_run() -> list[dict]:
@@ -38,9 +39,10 @@ def test_a_run_no_check_covered_says_not_verified_with_its_assumptions(
     assert (workspace / "config.py").read_text() == "PORT = 8080\n"
     [chip] = texts(qtbot, window, ".summarizer-header .outcome")
     assert chip.endswith(" · not verified")
+    # the model's words as it wrote them, under the engine's facts (chip, what checked it)
     content = texts(qtbot, window, ".summarizer-content")[0]
-    assert "I tested it" not in content
-    assert "No test or check ran on the final files, so this is not verified." in content
+    assert content.strip() == "PORT is now 8080. I tested it and all checks pass."
+    assert texts(qtbot, window, ".summarizer-checked .checked-text") == [CHECKED_NOTHING]
     assert texts(qtbot, window, ".summarizer-checked .assumption") == [
         "Close all existing connections"]
     assert texts(qtbot, window, ".analysis-assumptions li") == ["Close all existing connections"]
@@ -99,9 +101,8 @@ def test_a_fault_read_from_the_final_file_is_on_the_summary_panel(
     (workspace / "inventory.py").write_text("class Inventory:\n    pass\n")
     hidden = ("class Inventory:\n    def __init__(self):\n        self.items = {}\n\n"
               "    def items(self):\n        return sorted(self.items.items())\n")
-    window = make_window(ScriptedFactory([
+    window = make_window(ScriptedFactory([  # a fault is no check candidates are weighed by
         analysis("Implement Inventory"), authored(hidden, "inventory.py"),
-        authored(hidden, "inventory.py"), authored(hidden, "inventory.py"),
         summary("Inventory is implemented and works as expected.")]))
     submit(qtbot, window, "Implement Inventory in inventory.py; items() lists the stock.")
     wait_js(qtbot, window, FINISHED)
@@ -110,8 +111,9 @@ def test_a_fault_read_from_the_final_file_is_on_the_summary_panel(
     assert texts(qtbot, window, ".summarizer-checked .checked-text") == [
         "On the final files, 1 fault in the code (read by the engine in inventory.py: line 3: "
         "self.items = {} hides the method Inventory.items() of line 5)."]
-    said = texts(qtbot, window, ".message-summarizer")[0]
-    assert "works as expected" not in said and "On the final files, 1 fault in the code." in said
+    # the model's words as it wrote them, under the engine's chip and facts above
+    assert texts(qtbot, window, ".summarizer-content")[0].strip() == \
+        "Inventory is implemented and works as expected."
     wait_js(qtbot, window, "document.body.dataset.state === 'idle'")
     qtbot.wait(800)
     assert window.grab().save(str(ARTIFACTS / "window-fault-in-the-code.png"))

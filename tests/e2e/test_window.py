@@ -13,7 +13,7 @@ from core.config import Settings
 from core.llm.scripted import ScriptedModel
 from tests.e2e.conftest import WindowMaker, close_window
 from tests.e2e.pagetools import count, js, submit, texts, wait_js
-from tests.e2e.scripted_runs import ScriptedFactory, two_phase_replies
+from tests.e2e.scripted_runs import ANSWER_DRAFT, ScriptedFactory, two_phase_replies
 from tests.e2e.windowtools import menu_action
 from tests.support.log_guard import ExpectedWarning
 from tests.support.script import analysis, judge, phases, plan, summary, task
@@ -104,8 +104,8 @@ def test_auto_scroll_follows_until_the_person_scrolls_up(qtbot: QtBot,
 
 def test_a_long_summary_is_collapsed_and_expands(qtbot: QtBot, make_window: WindowMaker) -> None:
     long_md = "## Details\n\n" + "\n\n".join(f"Paragraph {i} of the report." for i in range(60))
-    replies = [analysis("Report", complexity="complex"), phases((1, "Look", [])), plan(task(1, "list_files")),
-               judge([1]), summary(long_md)]
+    replies = [analysis("Report", complexity="complex"), phases((1, "Look", [])), ANSWER_DRAFT,
+               plan(task(1, "list_files")), judge([1]), summary(long_md)]
     window = make_window(ScriptedFactory(replies))
     submit(qtbot, window, "report")
     wait_js(qtbot, window, FINISHED)
