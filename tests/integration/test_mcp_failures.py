@@ -10,7 +10,12 @@ from core.llm.scripted import ScriptedModel
 from core.engine.build import create_engine
 from tests.support.mcp_servers import (alive, faulty_server, of_kind, server_pids, statuses,
                                        time_server, wait_until_gone)
-from tests.support.script import analysis, judge, plan, run, settings, summary, task
+from tests.support.script import analysis, judge, plan, reading, run, settings, summary, task
+
+
+def needs(tool: str) -> dict:
+    """The reading of a request that needs ``tool`` run first: round 1 is planned, no draft."""
+    return reading("question", tools=(tool,))
 
 
 def ends_once(events: list[Event]) -> bool:
@@ -21,7 +26,8 @@ def ends_once(events: list[Event]) -> bool:
 
 def test_a_server_that_exits_at_once_is_reported_and_the_others_still_work(
         tmp_path: Path) -> None:
-    replies = [analysis("Tell the time"), plan(task(1, "time__get_current_time", timezone="UTC")),
+    replies = [analysis("Tell the time", **needs("time__get_current_time")),
+               plan(task(1, "time__get_current_time", timezone="UTC")),
                judge([1]), summary("Done without the broken server.")]
     events, model = run(replies, tmp_path,
                         mcp_servers=(faulty_server("exit", "broken"), time_server()))
@@ -37,7 +43,8 @@ def test_a_server_that_exits_at_once_is_reported_and_the_others_still_work(
 
 
 def test_a_server_that_never_answers_times_out_at_start(tmp_path: Path) -> None:
-    replies = [analysis("Look around"), plan(task(1, "list_files")), judge([1]), summary()]
+    replies = [analysis("Look around"), {"text": "The folder holds no file yet."},  # the draft
+               plan(task(1, "list_files")), judge([1]), summary()]
     events, _ = run(replies, tmp_path, mcp_servers=(faulty_server("hang", "stuck"),),
                     mcp_start_timeout_s=1.0)
 
@@ -65,7 +72,7 @@ def test_a_missing_command_is_a_clear_failure(tmp_path: Path) -> None:
 
 def test_a_server_that_crashes_mid_call_fails_that_task_and_the_next_call(
         tmp_path: Path) -> None:
-    replies = [analysis("Break it"),
+    replies = [analysis("Break it", **needs("faulty__crash")),
                plan(task(1, "faulty__crash"), task(2, "faulty__echo", [1], text="hi")),
                judge([], [1, 2], action="end_phase", completed=False, reason="crashed"),
                summary("The server crashed.")]
@@ -87,7 +94,8 @@ def test_a_server_that_crashes_mid_call_fails_that_task_and_the_next_call(
 
 def test_a_call_that_takes_too_long_fails_its_task_and_the_server_is_stopped(
         tmp_path: Path) -> None:
-    replies = [analysis("Wait"), plan(task(1, "faulty__stall"), task(2, "faulty__echo", text="x")),
+    replies = [analysis("Wait", **needs("faulty__stall")),
+               plan(task(1, "faulty__stall"), task(2, "faulty__echo", text="x")),
                judge([2], [1], completed=False, reason="the stall call timed out"),
                summary("One call stalled; the echo answered.")]
     events, _ = run(replies, tmp_path, mcp_servers=(faulty_server("tools"),),
@@ -103,7 +111,8 @@ def test_a_call_that_takes_too_long_fails_its_task_and_the_server_is_stopped(
 
 
 def test_processes_a_server_started_are_stopped_with_it(tmp_path: Path) -> None:
-    replies = [analysis("Spawn"), plan(task(1, "faulty__spawn_child")), judge([1]), summary()]
+    replies = [analysis("Spawn", **needs("faulty__spawn_child")),
+               plan(task(1, "faulty__spawn_child")), judge([1]), summary()]
     events, _ = run(replies, tmp_path, mcp_servers=(faulty_server("tools"),))
 
     child = int(of_kind(events, "task_finished")[0].result)
@@ -111,7 +120,8 @@ def test_processes_a_server_started_are_stopped_with_it(tmp_path: Path) -> None:
 
 
 async def stopped_during_a_call(workspace: Path) -> list[Event]:
-    replies = [analysis("Wait"), plan(task(1, "faulty__stall")), summary()]
+    replies = [analysis("Wait", **needs("faulty__stall")), plan(task(1, "faulty__stall")),
+               summary()]
     engine = create_engine(settings(mcp_servers=(faulty_server("tools"),)), workspace,
                            model=ScriptedModel(replies))
     events: list[Event] = []
@@ -138,7 +148,8 @@ def test_a_secret_in_a_servers_environment_never_reaches_the_events(tmp_path: Pa
 
     token = "tok-5ecret-0123456789"
     server = dataclasses.replace(faulty_server("tools"), env=(("FAULTY_TOKEN", token),))
-    replies = [analysis("Echo"), plan(task(1, "faulty__echo", text=f"the token is {token}")),
+    replies = [analysis("Echo", **needs("faulty__echo")),
+               plan(task(1, "faulty__echo", text=f"the token is {token}")),
                judge([1]), summary()]
     events, _ = run(replies, tmp_path, mcp_servers=(server,))
 

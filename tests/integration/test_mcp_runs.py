@@ -11,7 +11,7 @@ from core.llm.scripted import ScriptedModel
 from core.engine.build import create_engine
 from tests.support.mcp_servers import (git_repository, git_server, of_kind, server_pids,
                                        statuses, time_server, wait_until_gone)
-from tests.support.script import analysis, judge, plan, run, settings, summary, task
+from tests.support.script import analysis, judge, plan, reading, run, settings, summary, task
 
 
 def tool_messages(request: dict) -> str:
@@ -19,10 +19,13 @@ def tool_messages(request: dict) -> str:
 
 
 def test_a_phase_run_offers_runs_and_judges_the_time_servers_tool(tmp_path: Path) -> None:
-    replies = [analysis("Tell the current UTC time"),
+    """The reading names the tool the request needs, so round 1 is planned (no draft)."""
+    replies = [analysis("Tell the current UTC time",
+                        **reading("question", tools=("time__get_current_time",))),
                plan(task(1, "time__get_current_time", timezone="UTC")),
                judge([1]), summary("It is known.")]
-    events, model = run(replies, tmp_path, mcp_servers=(time_server(),))
+    events, model = run(replies, tmp_path, request="What is the current UTC time?",
+                        mcp_servers=(time_server(),))
 
     planning = model.requests[1]
     assert "time__get_current_time" in json.dumps(planning["tools"])
@@ -51,17 +54,21 @@ def test_a_phase_run_offers_runs_and_judges_the_time_servers_tool(tmp_path: Path
 
 
 def test_the_classic_loop_offers_mcp_tools_as_functions(tmp_path: Path) -> None:
-    replies = [{"tool": "time__get_current_time", "arguments": {"timezone": "Asia/Tokyo"}},
+    """The analysis comes first (requests[0]); the loop's first call offers the tools."""
+    replies = [analysis("Tell the time in Tokyo",
+                        **reading("question", tools=("time__get_current_time",))),
+               {"tool": "time__get_current_time", "arguments": {"timezone": "Asia/Tokyo"}},
                {"text": "In Tokyo it is the time the server said."}]
-    events, model = run(replies, tmp_path, use_phase_task=False,
-                        mcp_servers=(time_server(),))
+    events, model = run(replies, tmp_path, request="What time is it in Tokyo?",
+                        use_phase_task=False, mcp_servers=(time_server(),))
 
-    functions = {t["function"]["name"]: t["function"] for t in model.requests[0]["tools"]}
+    assert model.requests[0]["tools"][0]["function"]["name"] == "request_analyser"
+    functions = {t["function"]["name"]: t["function"] for t in model.requests[1]["tools"]}
     assert {"read_file", "time__get_current_time", "time__convert_time"} <= set(functions)
     parameters = functions["time__get_current_time"]["parameters"]
     assert parameters["required"] == ["timezone"]
     assert parameters["properties"]["timezone"]["type"] == "string"
-    assert '"timezone": "Asia/Tokyo"' in tool_messages(model.requests[1])
+    assert '"timezone": "Asia/Tokyo"' in tool_messages(model.requests[2])
     assert of_kind(events, "task_finished")[0].status == "done"
     assert of_kind(events, "summary")[0].final_summary.startswith("In Tokyo")
     assert wait_until_gone(list(server_pids(events).values())) == []
@@ -69,10 +76,11 @@ def test_the_classic_loop_offers_mcp_tools_as_functions(tmp_path: Path) -> None:
 
 def test_a_run_reads_git_log_through_the_git_server(tmp_path: Path) -> None:
     repo = git_repository(tmp_path / "repo", ["Add the parser", "Fix the lexer's tabs"])
-    replies = [analysis("Show the recent commits"),
+    replies = [analysis("Show the recent commits", **reading("question", tools=("git__git_log",))),
                plan(task(1, "git__git_log", repo_path=str(repo), max_count=5)),
                judge([1]), summary("Listed the two recent commits.")]
-    events, model = run(replies, tmp_path / "repo", mcp_servers=(git_server(repo),))
+    events, model = run(replies, tmp_path / "repo", request="Show the recent commits.",
+                        mcp_servers=(git_server(repo),))
 
     finished = of_kind(events, "task_finished")
     assert [(t.tool, t.status) for t in finished] == [("git__git_log", "done")], finished
@@ -98,7 +106,8 @@ async def answered_run(replies: list[dict], workspace: Path, decisions: list[str
 
 
 def test_mcp_tools_ask_first_and_approve_for_this_run_covers_that_tool(tmp_path: Path) -> None:
-    replies = [analysis("Tell two times"),
+    needs_time = reading("question", tools=("time__get_current_time",))
+    replies = [analysis("Tell two times", **needs_time),
                plan(task(1, "time__get_current_time", timezone="UTC"),
                     task(2, "time__get_current_time", [1], timezone="Europe/Paris"),
                     task(3, "time__convert_time", [2], source_timezone="UTC", time="12:00",
