@@ -91,6 +91,12 @@ def test_a_partial_run_has_one_chip_with_what_fails(
     chip = "◐ Partly done · 1 of 2 checks of the request's examples fails"
     assert chip_of(factory.last.of("run_finished")[0]) == chip
     assert_one_verdict(qtbot, window, chip)
+    # the engine's verdict first, then the model's prose, marked as its own
+    order = js(qtbot, window, "Array.from(document.querySelector('.message-summarizer')"
+                              ".children).map(c => c.className)")
+    assert order.index("summarizer-header") < order.index("summarizer-said") \
+        == order.index("summarizer-content") - 1
+    assert texts(qtbot, window, ".summarizer-said") == ["In the model's words"]
     assert [badge for badge, _ in assert_settled(qtbot, window)] == ["incomplete"]
     assert window.sidebar.conversations.item(0).text().splitlines()[1].startswith("◐ Partly done")
 

@@ -139,7 +139,9 @@
     } else {
       content.textContent = PD.str(ev.final_summary);
     }
-    PD.add(panel, header, requirementList(ev), checkedBlock(ev), content);
+    const said = PD.el("div", "summarizer-said", PD.str(ev.generated_by) === "fallback" ?
+      "Composed by the engine from the run" : "In the model's words");
+    PD.add(panel, header, requirementList(ev), checkedBlock(ev), said, content);
     const highlights = PD.arr(ev.highlights).map(PD.str).filter(Boolean);
     if (highlights.length) {
       const box = PD.el("div", "summarizer-highlights");
