@@ -10,7 +10,8 @@ from core.engine.memory import MEMORY_CHAR_CAP, UNMARKED_SUMMARY_CHARS, format_m
 from core.engine.build import create_engine
 from core.store.history import Store
 from core.store.runs import memory_window, start_recorded_run
-from tests.support.script import analysis, judge, phases, plan, settings, summary, task
+from tests.support.script import analysis, authored, judge, phases, plan, reading, settings, \
+    summary, task
 
 
 async def recorded_run(store: Store, conversation: int, request: str, replies: list,
@@ -28,8 +29,11 @@ async def recorded_run(store: Store, conversation: int, request: str, replies: l
 
 
 def simple(goal: str, text: str) -> list:
-    return [analysis(goal, complexity="complex"), phases((1, "Do", [])), plan(task(1, "list_files")), judge([1]),
-            summary(f"{text} and the work is done")]
+    """A run that answers in words: the draft's prose makes it a question, round 1 lists the
+    files."""
+    return [analysis(goal, complexity="complex"), phases((1, "Do", [])),
+            {"text": "The folder holds a few files."},  # the draft
+            plan(task(1, "list_files")), judge([1]), summary(f"{text} and the work is done")]
 
 
 def test_follow_up_sees_previous_summary_not_raw_text(tmp_path: Path) -> None:
@@ -56,10 +60,12 @@ def test_window_keeps_recent_runs_and_milestones(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("old\n")
 
     async def go() -> None:
-        await recorded_run(store, conversation, "r1", [
-            analysis("Write a file", complexity="complex"), phases((1, "Write", [])),
-            plan(task(1, "write_file", path="new.txt", content="hi")),
-            summary("MILESTONE-WRITE wrote a new file")], tmp_path)
+        await recorded_run(store, conversation, "r1: write hello.py", [
+            analysis("Write a file", complexity="complex",
+                     **reading("change", create=("hello.py",))),
+            phases((1, "Write", [])),
+            authored('GREETING = "hi"\n', "hello.py"),  # the draft writes the file in round 1
+            judge([1]), summary("MILESTONE-WRITE wrote a new file")], tmp_path)
         for i in range(2, 6):
             await recorded_run(store, conversation, f"r{i}",
                                simple(f"Goal {i}", f"SUMMARY-{i}"), tmp_path)
