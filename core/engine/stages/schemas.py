@@ -186,6 +186,8 @@ def parse_analysis(args: dict[str, Any]) -> Analysis:
     if isinstance(given, list):  # plain strings, as older replies and scripts give them
         args = {**args, "requirements": [{"requirement": r, "quote": ""} if isinstance(r, str)
                                          else r for r in given]}
+    if not isinstance(args, dict):
+        coerce(args, ANALYSIS_WITHOUT_READING)  # raises the schema's error for a non-object
     reading = raw_reading(args)
     args = {key: value for key, value in args.items() if key not in READING}
     data = coerce(args, ANALYSIS_WITHOUT_READING)
