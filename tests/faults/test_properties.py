@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.engine.stages import schemas as stages
+from core.engine.stages.reading_schema import READING
 from core.engine.execution.scheduler import find_cycle, order_phases, schedule
 from core.schema import SchemaError, coerce
 from core.shapes.stage_results import Analysis
@@ -98,10 +99,23 @@ PARSERS: dict[str, tuple[dict[str, Any], Callable[[Any], Any]]] = {
 }
 
 
+# What a parsed result must fit, where it is not the schema the reply is drawn from: an
+# analysis's reading fields are optional (without them the kind is unknown) and kept apart.
+RESULT_SCHEMAS = {"request_analyser": stages.ANALYSIS_WITHOUT_READING}
+
+
+def reading_fits(value: Any) -> None:
+    """An analysis's reading: each field it gave fits that field's schema exactly."""
+    if isinstance(value, Analysis):
+        assert set(value.reading) <= set(READING)
+        for key, field in value.reading.items():
+            assert coerce(field, READING[key]) == field
+
+
 def as_dict(value: Any) -> dict[str, Any]:
     """A typed stage result as the JSON its schema describes (repair notes left out; an
     analysis keeps each requirement and its quote apart, one list each, which go back
-    together here, pair by pair)."""
+    together here, pair by pair, and its reading apart: ``reading_fits``)."""
     def plain(item: Any) -> Any:
         if isinstance(item, dict):
             return {k: plain(v) for k, v in item.items() if k != "notes"}
@@ -110,6 +124,7 @@ def as_dict(value: Any) -> dict[str, Any]:
         return item
     data: dict[str, Any] = plain(dataclasses.asdict(value))
     if isinstance(value, Analysis):
+        del data["reading"]
         data["requirements"] = [{"requirement": r, "quote": q} for r, q in
                                 zip(value.requirements, data.pop("quotes"), strict=True)]
     return data
@@ -128,7 +143,9 @@ def test_a_stage_parser_returns_a_valid_object_or_a_schema_error(stage: str,
         assert str(exc).startswith("$"), str(exc)
         return
     result = as_dict(parsed)
+    schema = RESULT_SCHEMAS.get(stage, schema)
     assert coerce(result, schema) == result  # the result fits its schema exactly
+    reading_fits(parsed)
     if stage == "phase_planner":
         ids = [p["id"] for p in result["phases"]]
         order = order_phases({p["id"]: p["dependencies"] for p in result["phases"]}, ids)
@@ -175,8 +192,10 @@ def test_hostile_arguments_found_before_parse_or_get_a_schema_error(
         with pytest.raises(SchemaError, match=r"^\$\..*expected an integer"):
             parse(arguments)
     else:
-        result = as_dict(parse(arguments))
-        assert coerce(result, schema) == result
+        parsed = parse(arguments)
+        result = as_dict(parsed)
+        assert coerce(result, RESULT_SCHEMAS.get(stage, schema)) == result
+        reading_fits(parsed)
 
 
 SCHEMAS = [schema for schema, _ in PARSERS.values()] + [
