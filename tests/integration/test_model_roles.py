@@ -183,6 +183,7 @@ def test_the_main_key_is_never_sent_to_another_thinking_host() -> None:
 
 
 def test_headless_jsonl_names_the_model_of_every_call(tmp_path: Path, isolated_home: Path) -> None:
+    """Nothing checks the notes written, so the run ends 'unverified' (exit code 3)."""
     main_replies = [NO_DRAFT, plan(task(1, "write_file", path="notes.txt", content="headless"))]
     thinking_replies = [analysis("Write the notes"), summary()]  # the engine decides the round
     with FakeOpenAI(main_replies) as main, FakeOpenAI(thinking_replies) as judge_server:
@@ -191,7 +192,7 @@ def test_headless_jsonl_names_the_model_of_every_call(tmp_path: Path, isolated_h
                         "--api-key", MAIN_KEY, "--thinking-base-url", judge_server.base_url,
                         "--thinking-model", "judge-model", "--thinking-api-key", THINKING_KEY,
                         "--max-retries", "0", "Write notes.txt")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines()]
     served = [(e["stage"], e["model"]) for e in events if e["kind"] == "llm_call"]
     assert served == [("request_analyser", f"judge-model @ {host(judge_server)} (thinking)"),
@@ -199,7 +200,7 @@ def test_headless_jsonl_names_the_model_of_every_call(tmp_path: Path, isolated_h
                       ("plan", f"main-model @ {host(main)}"),
                       ("summarizer", f"judge-model @ {host(judge_server)} (thinking)")]
     assert [e["by_engine"] for e in events if e["kind"] == "judged"] == [True]
-    assert events[-1]["status"] == "completed" and events[-1]["outcome"] == "succeeded"
+    assert events[-1]["status"] == "completed" and events[-1]["outcome"] == "unverified"
     assert (tmp_path / "notes.txt").read_text() == "headless"
     assert THINKING_KEY not in done.stdout + done.stderr
 
@@ -208,7 +209,8 @@ def test_the_classic_loop_stays_on_the_main_model_and_its_summary_goes_to_the_th
         tmp_path: Path) -> None:
     main = ScriptedModel([{"tool_calls": [{"tool": "write_file", "arguments": {
         "path": "notes.txt", "content": "classic"}}]}])
-    thinking = ScriptedModel([summary("## Classic\n\n- notes written")], name="judge-model")
+    thinking = ScriptedModel([analysis("Write the notes"),
+                              summary("## Classic\n\n- notes written")], name="judge-model")
 
     async def go() -> list[Event]:
         engine = create_engine(settings(use_phase_task=False, max_iterations=1), tmp_path,
@@ -216,7 +218,8 @@ def test_the_classic_loop_stays_on_the_main_model_and_its_summary_goes_to_the_th
         return [e async for e in engine.run("write the notes")]
 
     events = asyncio.run(go())
-    assert calls(events) == [("classic", "scripted"), ("summarizer", "judge-model (thinking)")]
+    assert calls(events) == [("request_analyser", "judge-model (thinking)"),
+                             ("classic", "scripted"), ("summarizer", "judge-model (thinking)")]
     assert [r["tool_choice"] for r in main.requests] == ["auto"]
     final = [e for e in events if e.kind == "summary"][0]
     assert final.generated_by == "model" and "notes written" in final.final_summary
