@@ -139,3 +139,25 @@ def test_headless_exits_3_for_an_unverified_change(tmp_path: Path) -> None:
                           timeout=240, env={**os.environ, "PHASEDESK_HOME": str(tmp_path / "home")})
     assert done.returncode == 3, done.stdout[-2000:] + done.stderr[-2000:]
     assert "not verified" in done.stdout.strip().splitlines()[-1]
+
+
+def test_a_requirement_that_states_an_example_is_decided_by_that_example(
+        tmp_path: Path) -> None:
+    ws = files_workspace(tmp_path, {"leap.py": "def is_leap(year):\n    raise NotImplementedError\n"})
+    ask = "Implement is_leap(year) in leap.py. is_leap(2000) is True, is_leap(1900) is False."
+    events, _ = run([
+        analysis("Implement is_leap", requirements=[
+            {"requirement": "is_leap(2000) is True", "quote": "is_leap(2000) is True"},
+            {"requirement": "is_leap(1900) is False", "quote": "is_leap(1900) is False"}],
+            **reading("change", change=("leap.py",),
+                      examples=("is_leap(2000) == True", "is_leap(1900) == False"))),
+        authored("def is_leap(year):\n    return year % 4 == 0\n", "leap.py"),
+        summary("is_leap misses the century rule."),
+    ], ws, request=ask, candidates=0)
+    entries = {r["requirement"]: r for r in of(events, "summary")[0].requirements}
+    assert entries["is_leap(2000) is True"]["status"] == "done"
+    assert entries["is_leap(2000) is True"]["evidence"].startswith(
+        "On the final files the request's example is_leap(2000) passes.")
+    assert entries["is_leap(1900) is False"]["status"] == "failed"
+    assert "example is_leap(1900) fails" in entries["is_leap(1900) is False"]["evidence"]
+    assert of(events, "run_finished")[0].outcome == "partial"

@@ -154,13 +154,26 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
     if answered and not changes:
         has, evidence = True, "Answered in the run's final reply. " + evidence
     phases_done = bool(statuses) and all(s == "done" for s in statuses) or answered
-    if has and phases_done and not _fails(files, state, words):
-        status: RequirementStatus = "done"
+    own = _own_examples(words, state)
+    if own and has:
+        evidence = " ".join(f"On the final files the request's example {call} "
+                            f"{'passes' if ok else 'fails'}." for call, ok in own) \
+            + " " + evidence.split(" On the final files", 1)[0]
+        status: RequirementStatus = "done" if all(ok for _, ok in own) else "failed"
+    elif has and phases_done and not _fails(files, state, words):
+        status = "done"
     elif any(s != "not_attempted" for s in statuses) or has:
         status = "failed"
     else:
         status = "not_attempted"
     return {"requirement": requirement, "status": status, "evidence": evidence[:EVIDENCE_CHARS]}
+
+
+def _own_examples(words: str, state: VerificationState) -> list[tuple[str, bool]]:
+    """The examples that ran on the final files whose call the requirement's words hold
+    (spaces aside): a requirement that states an example is decided by that example."""
+    plain = "".join(words.split())
+    return [(call, ok) for call, ok in state.examples if "".join(call.split()) in plain]
 
 
 def _fails(files: list[str], state: VerificationState, words: str) -> bool:

@@ -46,6 +46,7 @@ class Check:
     covers_all: bool = True
     missing: tuple[str, ...] = ()  # the requested files a "files" check found missing
     unchecked: tuple[str, ...] = ()  # functions of the files it saw that it did not run
+    results: tuple[tuple[str, bool], ...] = ()  # each example's call and whether it passed
 
     def gaps(self) -> str:
         """What this check left out, as a sentence ("" when nothing)."""
@@ -83,6 +84,7 @@ class VerificationState:
     missing: tuple[str, ...] = ()  # the files the request asks for that do not exist
     only_missing: bool = False  # failing only because of them (no other check fails)
     changed: bool = True  # the run changed a file
+    examples: tuple[tuple[str, bool], ...] = ()  # each example run on the final files
 
     @property
     def checked(self) -> bool:
@@ -98,20 +100,24 @@ def verify(final: Mapping[str, str | None], checks: Iterable[Check],
     if not digests:
         return VerificationState(sentences=("The run changed no file.",), changed=False)
     current = [check for check in checks if check.current(digests)]
+    ran = tuple(result for check in current for result in check.results)
     failing = [check for check in current if check.failed]
     sentences = tuple(f"On the final files, {check.words()} ({check.by})." for check in current)
     sentences += tuple(check.gaps() for check in current if check.gaps()) + tuple(notes)
     if failing:
         missing = tuple(name for c in failing for name in c.missing)
         return VerificationState("failing", "; ".join(c.words() for c in failing), sentences,
-                                 missing, all(c.kind == "files" for c in failing))
+                                 missing, all(c.kind == "files" for c in failing),
+                                 examples=ran)
     covered = set(digests) if any(c.covers_all for c in current) else {
         path for check in current if not check.unchecked for path in check.seen}
     if current and covered >= set(digests):
-        return VerificationState("verified", "; ".join(_merged(current)), sentences)
+        return VerificationState("verified", "; ".join(_merged(current)), sentences,
+                                 examples=ran)
     missing = sorted(set(digests) - covered)
     note = f"Nothing checked {', '.join(missing[:4])} as it is now." if missing else ""
-    return VerificationState("unverified", "not verified", sentences + ((note,) if note else ()))
+    return VerificationState("unverified", "not verified", sentences + ((note,) if note else ()),
+                             examples=ran)
 
 
 def _merged(checks: list[Check]) -> list[str]:

@@ -132,9 +132,11 @@ class Tracker:
             if ran is not None and ran.ran:
                 unchecked = tuple(sorted(named & defined_functions(text)
                                          - {example.name for example in stated}))
+                failed = {f.split(": the request says", 1)[0] for f in ran.failures}
                 checks.append(Check("examples", {path: digest(text)}, ran.passed, ran.failed,
                                     f"run by the engine on {path}", covers_all=False,
-                                    unchecked=unchecked))
+                                    unchecked=unchecked, results=tuple(
+                                        (e.call, e.call not in failed) for e in stated)))
         return checks
 
     def _commands(self, digests: dict[str, str], changes: int) -> list[Check]:
