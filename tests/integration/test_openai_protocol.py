@@ -11,6 +11,7 @@ from tests.support.fake_openai import FakeOpenAI
 from tests.support.script import analysis, judge, of, phases, plan, settings, summary, task
 
 RAW_REQUEST = "Hmm, so... could you maybe list what's in here and read the README? zebra-42"
+DRAFT = {"text": "The folder holds a README."}  # the one-shot draft answers in words
 
 
 def run_against(server: FakeOpenAI, workspace: Path) -> list:
@@ -28,7 +29,7 @@ def run_against(server: FakeOpenAI, workspace: Path) -> list:
 def test_each_stage_forces_exactly_its_tool_and_keeps_pairs(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("# hello\n")
     replies = [analysis("List and read the README", phases=2),
-               phases((1, "List", []), (2, "Read", [1])),
+               phases((1, "List", []), (2, "Read", [1])), DRAFT,
                plan(task(1, "list_files")), judge([1]),
                plan(task(1, "read_file", path="README.md"), task(2, "list_files")),
                judge([1, 2], completed=True, action="continue_phase"),  # open: Think decides
@@ -40,7 +41,9 @@ def test_each_stage_forces_exactly_its_tool_and_keeps_pairs(tmp_path: Path) -> N
     with FakeOpenAI(replies) as server:
         events = run_against(server, tmp_path)
     assert events[-1].status == "completed"
-    bodies = [r["body"] for r in server.requests]
+    draft = server.requests[2]["body"]  # the one-shot draft: plain text, no tool offered
+    assert "tools" not in draft and "tool_choice" not in draft
+    bodies = [r["body"] for r in server.requests if r["body"] is not draft]
     stages = [b["tool_choice"]["function"]["name"] for b in bodies]
     assert stages == ["request_analyser", "phase_planner", "plan_tool_call", "judge_tasks",
                       "plan_tool_call", "judge_tasks", "think", "summarizer"]
@@ -53,33 +56,38 @@ def test_each_stage_forces_exactly_its_tool_and_keeps_pairs(tmp_path: Path) -> N
     assert headers["authorization"] == "Bearer sk-test-123"
 
 
-def test_raw_request_text_reaches_only_the_analyser_and_the_summarizer(tmp_path: Path) -> None:
-    """The rounds work from the structured request; the summary answers the person's own
-    words."""
+def test_raw_request_text_reaches_only_the_analyser_the_draft_and_the_summarizer(
+        tmp_path: Path) -> None:
+    """The rounds work from the structured request; the one-shot draft (what the model alone
+    would be asked) and the summary answer the person's own words."""
     replies = [analysis("List the files", complexity="complex"), phases((1, "List", [])),
-               plan(task(1, "list_files")), judge([1]), summary()]
+               DRAFT, plan(task(1, "list_files")), judge([1]), summary()]
     with FakeOpenAI(replies) as server:
         run_against(server, tmp_path)
     texts = [str(r["body"]["messages"]) for r in server.requests]
-    assert "zebra-42" in texts[0] and "zebra-42" in texts[-1]
-    assert all("zebra-42" not in t for t in texts[1:-1])
+    assert [r["stage"] for r in server.requests] == [
+        "request_analyser", "phase_planner", "auto", "plan_tool_call", "judge_tasks",
+        "summarizer"]
+    assert "zebra-42" in texts[0] and "zebra-42" in texts[2] and "zebra-42" in texts[-1]
+    assert all("zebra-42" not in t for t in [texts[1], *texts[3:-1]])
     assert "List the files" in texts[1]
 
 
 def test_usage_from_the_endpoint_is_reported(tmp_path: Path) -> None:
-    replies = [analysis(complexity="complex"), phases((1, "List", [])), plan(task(1, "list_files")), judge([1]),
-               summary()]
+    replies = [analysis(complexity="complex"), phases((1, "List", [])), DRAFT,
+               plan(task(1, "list_files")), judge([1]), summary()]
     with FakeOpenAI(replies) as server:
         events = run_against(server, tmp_path)
     calls = of(events, "llm_call")
+    assert len(calls) == 6
     assert all(c.prompt_tokens == 100 and c.completion_tokens == 20 for c in calls)
     assert not any(c.usage_estimated for c in calls)
-    assert events[-1].prompt_tokens == 500 and events[-1].completion_tokens == 100
+    assert events[-1].prompt_tokens == 600 and events[-1].completion_tokens == 120
 
 
 def test_cached_prompt_tokens_are_recorded_per_call(tmp_path: Path) -> None:
     cached = {"prompt_tokens": 1500, "completion_tokens": 20, "cached_tokens": 1152}
-    replies = [analysis(), dict(plan(task(1, "list_files")), usage=cached),
+    replies = [analysis(), DRAFT, dict(plan(task(1, "list_files")), usage=cached),
                dict(judge([1]), usage={"prompt_tokens": 1600, "completion_tokens": 30}),
                summary()]
     with FakeOpenAI(replies) as server:
