@@ -19,6 +19,7 @@ from tests.support.fake_openai import FakeOpenAI
 from tests.support.fault_replies import completion_body
 from tests.support.script import analysis, judge, phases, plan, settings, summary, task
 
+DRAFT = {"text": "The folder holds notes.md."}  # the one-shot draft answers in words
 SUMMARY_TEXT = "## Done\n\nThe files were listed, and the \"notes\" are\nin notes.md."
 
 
@@ -72,15 +73,15 @@ def _sent_calls(reply: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_an_endpoint_that_answers_whole_is_used_and_not_asked_to_stream_again(
         tmp_path: Path) -> None:
-    replies = [analysis(complexity="complex"), phases((1, "List", [])), plan(task(1, "list_files")),
-               judge([1]), summary(SUMMARY_TEXT)]
+    replies = [analysis(complexity="complex"), phases((1, "List", [])), DRAFT,
+               plan(task(1, "list_files")), judge([1]), summary(SUMMARY_TEXT)]
     with FakeOpenAI(replies, streams=False) as server:
         events = _run(server, tmp_path)
-    assert events[-1].status == "completed" and events[-1].llm_calls == 5
+    assert events[-1].status == "completed" and events[-1].llm_calls == 6
     assert events[-2].final_summary == SUMMARY_TEXT
-    assert [r["body"].get("stream") for r in server.requests] == [True, None, None, None, None]
+    assert [r["body"].get("stream") for r in server.requests] == [True] + [None] * 5
     assert not any(isinstance(e, StageDelta) for e in events)
-    assert [e.streams for e in events if e.kind == "stage_started"] == [True] + [False] * 4
+    assert [e.streams for e in events if e.kind == "stage_started"] == [True] + [False] * 5
 
 
 def test_an_endpoint_that_refuses_to_stream_is_asked_again_without() -> None:
@@ -135,7 +136,8 @@ def _wait(condition: Any, limit_s: float = 5.0) -> None:
 
 def test_a_streamed_run_shows_the_summary_as_written_and_records_no_progress(
         tmp_path: Path) -> None:
-    replies = [analysis(complexity="complex"), phases((1, "List", [])), plan(task(1, "list_files")),
+    replies = [analysis(complexity="complex"), phases((1, "List", [])), DRAFT,
+               plan(task(1, "list_files")),
                {**judge([1], summary="Listed the folder."), "stream": {"piece": 8, "delay_s": 0.03}},
                {**summary(SUMMARY_TEXT), "stream": {"piece": 6, "delay_s": 0.06}}]
     with FakeOpenAI(replies) as server, Store(tmp_path / "history.db") as store:
@@ -151,8 +153,8 @@ def test_a_streamed_run_shows_the_summary_as_written_and_records_no_progress(
     assert judged and "Listed the folder.".startswith(judged[-1])
     assert events[-2].final_summary == SUMMARY_TEXT
     started = [(e.stage, e.phase_id, e.round) for e in events if e.kind == "stage_started"]
-    assert started == [("request_analyser", 0, 0), ("phase_planner", 0, 0), ("plan", 1, 1),
-                       ("judge", 1, 1), ("summarizer", 0, 0)]
+    assert started == [("request_analyser", 0, 0), ("phase_planner", 0, 0), ("author", 1, 1),
+                       ("plan", 1, 1), ("judge", 1, 1), ("summarizer", 0, 0)]
     assert stored == [e.kind for e in events if not is_progress(e)]
 
 
@@ -170,7 +172,8 @@ def _run(server: FakeOpenAI, workspace: Path, recorder: Recorder | None = None) 
 
 def test_the_classic_loop_streams_its_text_answer(tmp_path: Path) -> None:
     answer = "The folder holds one file, notes.md, with three lines of notes in it."
-    replies = [{"tool_calls": [{"tool": "list_files", "arguments": {}}]},
+    replies = [analysis("Say what the folder holds"),  # the classic loop reads the request first
+               {"tool_calls": [{"tool": "list_files", "arguments": {}}]},
                {"text": answer, "stream": {"piece": 7, "delay_s": 0.06}}]
     with FakeOpenAI(replies) as server:
         async def go() -> list:
@@ -181,9 +184,9 @@ def test_the_classic_loop_streams_its_text_answer(tmp_path: Path) -> None:
             return events
 
         events = asyncio.run(go())
-    shown = [e for e in events if isinstance(e, StageDelta)]
+    shown = [e for e in events if isinstance(e, StageDelta) and e.stage != "request_analyser"]
     assert len(shown) >= 3 and {(e.stage, e.field) for e in shown} == {("classic", "text")}
     assert all(answer.startswith(e.text) for e in shown)
-    assert [(e.stage, e.phase_id, e.round) for e in events if e.kind == "stage_started"][:2] == [
-        ("classic", 1, 1), ("classic", 1, 2)]
+    assert [(e.stage, e.phase_id, e.round) for e in events if e.kind == "stage_started"][:3] == [
+        ("request_analyser", 0, 0), ("classic", 1, 1), ("classic", 1, 2)]
     assert events[-1].status == "completed"
