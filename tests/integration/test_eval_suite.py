@@ -108,7 +108,8 @@ def test_examples_written_as_code_in_humaneval_docstrings_hold_for_the_canonical
     """An example read wrongly would fail a right file (and send candidates after it): the
     examples the engine reads without a model (``>>>``, ``f(x) == y``) in HumanEval's prompts,
     run against its canonical solutions. A few of its docstrings state wrong results
-    (median, sort_array, bf), so a handful fail; more would mean the reader misreads."""
+    (median, sort_array, bf) or a recurrence written as calls (tri(1) = 3), so a handful fail;
+    more would mean the reader misreads."""
     problems = load_problems()
     with_checks, checks, false = 0, 0, []
     for problem in problems:
@@ -122,8 +123,9 @@ def test_examples_written_as_code_in_humaneval_docstrings_hold_for_the_canonical
                                        problem.module, own, "auto"))
         with_checks, checks = with_checks + 1, checks + ran.passed + ran.failed
         false += [problem.entry_point] * ran.failed
-    assert with_checks >= 115 and checks >= 300
-    assert sorted(set(false)) == ["bf", "median", "sort_array"] and len(false) <= 0.02 * checks
+    assert with_checks >= 130 and checks >= 350  # of 164, before the model reads any
+    assert sorted(set(false)) == ["bf", "median", "sort_array", "tri"]
+    assert len(false) <= 0.02 * checks
 
 
 def test_a_checker_fails_on_a_half_done_rename(tmp_path: Path) -> None:
