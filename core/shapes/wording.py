@@ -133,3 +133,8 @@ SANDBOX_WORDS: dict[str, str] = {"sandboxed": "sandboxed",
 def count(number: int, noun: str, plural: str = "") -> str:
     """"1 task", "2 tasks", "1 LLM call": a number with its noun, plural when it is not 1."""
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def stage_label(stage: str) -> str:
+    """A stage as a person reads it ("Summary", not "summarizer")."""
+    return STAGE_LABELS.get(stage, stage.replace("_", " ").capitalize())

@@ -27,6 +27,7 @@ from core.engine.context import digest
 from core.engine.stages.roles import ModelRoles
 from core.engine.stages.outbound import Approvals, confirm_outbound
 from core.engine.stages.progress import DeltaRelay
+from core.shapes.wording import stage_label
 from core.events import Event, LlmCall, Notice, StageStarted
 from core.llm.base import NO_OPTIONS, CallOptions, ChatModel, Message, ModelError, Reply, \
     ToolCall, error_to_script, estimate_tokens, reply_to_script
@@ -200,7 +201,7 @@ class StageCaller:
                 answer = await self.stages.stage(model, attempt_messages, offered, parse, send)
             except ModelError as exc:
                 self.emit(Notice(level="error", stage=stage,
-                                 message=f"{stage}: the model call failed — {exc.message}"))
+                                 message=f"{stage_label(stage)}: the model call failed — {exc.message}"))
                 return StageResult(None, exc.message)
             if answer.ok and answer.call is not None:
                 self.accounting.usable += 1
@@ -210,7 +211,8 @@ class StageCaller:
             problem = answer.problem
             then = "asking the model to correct it" if attempt == 1 else "continuing without it"
             self.emit(Notice(level="warning", stage=stage,
-                             message=f"{stage}: the model's reply was invalid ({problem}); {then}"))
+                             message=f"{stage_label(stage)}: the model's reply was invalid ({problem}); "
+                                     f"{then}"))
             attempt_messages = list(messages) + repair_messages(answer.reply, tool, problem)
         return StageResult(None, problem)
 
