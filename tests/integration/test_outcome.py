@@ -8,7 +8,7 @@ import pytest
 
 from core.events import RunFinished, Summary
 from tests.support.script import (
-    analysis, authored, error, judge, of, phases, plan, run, summary, task)
+    analysis, authored, error, judge, of, phases, plan, reading, run, summary, task)
 
 
 @pytest.fixture()
@@ -25,13 +25,22 @@ def ending(events: list) -> tuple[Summary, RunFinished]:
 
 
 TWO_REQUIREMENTS = ["Set the port in config.py to 8080", "Turn DEBUG off in config.py"]
+TWO_QUOTED = [{"requirement": r, "quote": r} for r in TWO_REQUIREMENTS]
 TWO_ASKED = "Set the port in config.py to 8080 and turn DEBUG off in config.py."
-NO_DRAFT = {"text": "I need to look at the files first."}  # no file: round 1 is planned
+CONFIG_TEST = ("import config\n\n\ndef test_the_port_and_debug():\n"
+               "    assert (config.PORT, config.DEBUG) == (8080, False)\n")
+# A draft cut off inside its block: no file is taken from it, and it is no answer in words,
+# so the reading stays a change and round 1 is planned.
+NO_DRAFT = {"text": "config.py\n```python\nPORT ="}
 
 
 def test_a_clean_run_succeeds_with_every_requirement_done(ws: Path) -> None:
+    """The workspace's test checks the written config.py: that check passing is what makes
+    the run 'succeeded'."""
+    (ws / "test_config.py").write_text(CONFIG_TEST, encoding="utf-8")
     events, model = run([
-        analysis("Configure the server", requirements=TWO_REQUIREMENTS),
+        analysis("Configure the server", requirements=TWO_QUOTED,
+                 **reading("change", change=("config.py",))),
         authored("PORT = 8080\nDEBUG = False\n", "config.py"),  # the draft: round 1 writes it
         summary("## Done\n\nThe port is 8080 and debug is off."),
     ], ws, request=TWO_ASKED)
@@ -39,7 +48,8 @@ def test_a_clean_run_succeeds_with_every_requirement_done(ws: Path) -> None:
     assert (ws / "config.py").read_text(encoding="utf-8") == "PORT = 8080\nDEBUG = False\n"
     assert finished.status == "completed" and finished.outcome == "succeeded"
     assert final.outcome == "succeeded"
-    assert finished.verification == "unverified" and finished.verification_line == "not verified"
+    assert finished.verification == "verified"
+    assert finished.verification_line == "1 test passes"
     # the draft's write was clean and nothing failed: the engine decided the round, not a judge
     verdict, = of(events, "judged")
     assert verdict.by_engine and verdict.user_summary.startswith("Decided from the facts:")
@@ -50,12 +60,14 @@ def test_a_clean_run_succeeds_with_every_requirement_done(ws: Path) -> None:
     for entry in final.requirements:
         assert "config.py written by task 1 in round 1 (write_file config.py)." in \
             entry["evidence"]
-        assert "not verified" in entry["evidence"]
+        assert "On the final files, 1 test passes (the workspace's tests, run by the engine)." \
+            in entry["evidence"]
 
 
 def test_a_phase_that_fails_all_its_tasks_is_not_a_success(ws: Path) -> None:
     events, _ = run([
-        analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"]),
+        analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"],
+                 **reading("change")),
         NO_DRAFT,
         plan(task(1, "read_file", path="parser.py"),
              task(2, "edit_file", [1], path="parser.py", old_text="a", new_text="b")),
@@ -80,7 +92,8 @@ def test_the_model_cannot_claim_a_requirement_the_record_contradicts(ws: Path) -
         {"requirement": "Fix parser.py so the tests pass", "status": "done",
          "evidence": "fixed it"}]
     events, _ = run([
-        analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"]),
+        analysis("Fix the parser", requirements=["Fix parser.py so the tests pass"],
+                 **reading("change")),
         NO_DRAFT,
         plan(task(1, "read_file", path="parser.py")),
         judge([1], completed=True, action="end_phase"),
@@ -95,12 +108,20 @@ def test_the_model_cannot_claim_a_requirement_the_record_contradicts(ws: Path) -
 
 
 def test_one_of_two_phases_done_is_partial(ws: Path) -> None:
+    """A requirement is done only when the run's phases are done (the engine no longer ties a
+    requirement to a phase by the words they share), so the port's requirement, written in
+    phase 1, fails with phase 2 beside the changelog's; its evidence names the write."""
     events, _ = run([
-        analysis("Configure", phases=2, requirements=["Set the port to 8080 in config.py",
-                                                       "Write the changelog NOTES.md"]),
+        analysis("Configure", phases=2, requirements=[
+            {"requirement": "Set the port to 8080 in config.py",
+             "quote": "Set the port to 8080 in config.py"},
+            {"requirement": "Write the changelog NOTES.md",
+             "quote": "write the changelog NOTES.md"}],
+            **reading("change", change=("config.py",), create=("NOTES.md",))),
         phases((1, "Port", []), (2, "Changelog", [1])),
         NO_DRAFT,  # round 1 of phase 1 is planned: an edit, no authoring
-        plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000", new_text="PORT = 8080")),
+        plan(task(1, "edit_file", path="config.py", old_text="PORT = 8000",
+                  new_text="PORT = 8080")),
         plan(task(1, "read_file", path="NOTES.md")),
         judge([], [1], completed=False, action="end_phase", reason="no NOTES.md"),
         summary(),
@@ -110,8 +131,9 @@ def test_one_of_two_phases_done_is_partial(ws: Path) -> None:
     assert finished.outcome == "partial"
     assert [j.by_engine for j in of(events, "judged")] == [True, False]
     assert final.verification_line == "1 of 1 requested file is missing"
-    assert [r["status"] for r in final.requirements] == ["done", "failed"]
+    assert [r["status"] for r in final.requirements] == ["failed", "failed"]
     assert "config.py written by task 1" in final.requirements[0]["evidence"]
+    assert (ws / "config.py").read_text(encoding="utf-8") == "PORT = 8080\nDEBUG = True\n"
 
 
 def test_a_run_whose_every_stage_reply_was_unusable_failed(ws: Path) -> None:
@@ -132,12 +154,15 @@ def test_an_unreachable_model_fails_and_the_fallback_lists_the_goal(ws: Path) ->
 
 
 def test_a_classic_answer_is_held_to_the_request_it_answers(ws: Path) -> None:
+    """The answer cites the line of config.py it rests on: that makes it 'succeeded'."""
     events, _ = run([
+        analysis("Say which port config.py sets", **reading("question", read=("config.py",))),
         {"tool": "read_file", "arguments": {"path": "config.py"}},
-        {"text": "The port is 8000."},
+        {"text": "The port is 8000: config.py sets `PORT = 8000`."},
     ], ws, request="Which port does config.py set?", use_phase_task=False)
     final, finished = ending(events)
     assert finished.outcome == "succeeded"
+    assert finished.verification_line == "the answer cites config.py, line 1"
     assert final.requirements == [{
         "requirement": "Which port does config.py set?", "status": "done",
         "evidence": "Answered in the run's final reply. "
@@ -150,6 +175,7 @@ def test_a_classic_summary_cannot_claim_a_change_the_loop_never_made(ws: Path) -
         {"requirement": "Change the port in config.py to 8080", "status": "done",
          "evidence": "claimed"}]
     events, _ = run([
+        analysis("Change the port", **reading("change", change=("config.py",))),
         {"tool": "read_file", "arguments": {"path": "config.py"}},
         {"tool": "read_file", "arguments": {"path": "config.py"}},
         derived,
