@@ -138,14 +138,22 @@ def best_of(first: Tried, tried: list[Tried]) -> Tried:
 
 async def sample(count: int, parallel: int, ask: Callable[[int], Awaitable[Tried]]) -> list[Tried]:
     """``count`` candidates, ``ask(n)`` for n = 1…count, at most ``parallel`` at a time, in
-    order; a cancel (Stop) cancels those still out."""
+    order; a cancel (Stop), or one that raises (the run ends), cancels those still out, and
+    they are finished before this returns or raises."""
     gate = asyncio.Semaphore(max(1, parallel))
 
     async def one(number: int) -> Tried:
         async with gate:
             return await ask(number)
 
-    return list(await asyncio.gather(*(one(n) for n in range(1, count + 1))))
+    tasks = [asyncio.ensure_future(one(n)) for n in range(1, count + 1)]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 async def sampled(stage: Sampler, first: Candidate, record: FileRecord,
