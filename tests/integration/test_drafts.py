@@ -6,9 +6,11 @@ the facts settle needs no judge call; the analysis's language is a human languag
 
 A request to change files starts with the draft: the first round writes the files the one-shot
 reply gives, with no Plan call. Where a test needs a planned round (a plan to review, a read
-that fails, the plan's prompt), the one-shot reply gives no file (``NO_FILE``): the first round
-is planned then, and the first write of a file the request names is asked for alone, framed as
-the model alone would be asked."""
+that fails, the plan's prompt), the one-shot reply is cut off inside its block (``NO_FILE``): it
+gives no file and no answer in words, so the request stays a change, the first round is planned
+then, and the first write of a file the request names is asked for alone, framed as the model
+alone would be asked. A draft whose file fails the workspace's tests gives way only to a
+candidate (more samples of the same prompt) that passes more of them."""
 
 from __future__ import annotations
 
@@ -19,20 +21,23 @@ from core.engine.authoring.draft import oneshot_messages
 from core.engine.phase.rounds import DRAFT_ROUND
 from core.tools.text_files import collect
 from tests.support.script import analysis, authored, files_workspace, judge, of, phases, plan, \
-    run, summary, task, think
+    reading, run, summary, task, think
 
 STUB = "def add(a, b):\n    raise NotImplementedError\n"
 DRAFT = "def add(a, b):\n    return a + b\n"
 OTHER = "def add(a, b):\n    return sum([a, b])\n"
 ASK = "Implement add(a, b) in calc.py so it returns the sum."
-NO_FILE = {"text": "add should return a + b."}  # a one-shot reply that gives no file
+NO_FILE = {"text": "calc.py\n```python\ndef add(a, b):\n    return"}  # cut off: no file
+CHANGE = reading("change", change=("calc.py",))
+TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+NO_CHANGE = reading("question", forbid=("*",), quotes={"*": "Do not change any file"})
 
 
 def test_the_first_write_of_a_named_file_sends_the_one_shot_prompt(tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB, "notes.md": "# notes\n"})
     expected = oneshot_messages(ASK, collect(ws))
     events, model = run([
-        analysis("Implement add"),
+        analysis("Implement add", **CHANGE),
         authored(DRAFT, "calc.py"),  # the first round: the draft's files, no Plan call
         summary("add is implemented."),
     ], ws, request=ASK)
@@ -53,7 +58,7 @@ def test_a_planned_first_write_of_a_named_file_sends_the_one_shot_prompt_not_the
     ws = files_workspace(tmp_path, {"calc.py": STUB, "notes.md": "# notes\n"})
     expected = oneshot_messages(ASK, collect(ws))
     events, model = run([
-        analysis("Implement add", complexity="complex"),
+        analysis("Implement add", complexity="complex", **CHANGE),
         phases((1, "Implement add", []), first_tasks=[
             task(1, "write_file", path="calc.py",
                  instruction="Make add print the sum of a and b")]),
@@ -70,10 +75,11 @@ def test_a_planned_first_write_of_a_named_file_sends_the_one_shot_prompt_not_the
 
 def test_a_named_file_whose_draft_passes_takes_three_calls_and_no_plan(tmp_path: Path) -> None:
     """The draft first: analysis, the one-shot draft, the summary; the first round is the
-    draft's write, planned by the engine, and the clean write ends the phase."""
-    ws = files_workspace(tmp_path, {"calc.py": STUB})
+    draft's write, planned by the engine, and the clean write ends the phase; the workspace's
+    test checks it."""
+    ws = files_workspace(tmp_path, {"calc.py": STUB, "test_calc.py": TEST})
     events, model = run([
-        analysis("Implement add"),
+        analysis("Implement add", **CHANGE),
         authored(DRAFT, "calc.py"),
         summary("add is implemented."),
     ], ws, request=ASK)
@@ -91,14 +97,15 @@ def test_a_named_file_whose_draft_passes_takes_three_calls_and_no_plan(tmp_path:
     assert [(j.by_engine, j.next_action, j.phase_completed) for j in judged] == [
         (True, "end_phase", True)]
     assert (ws / "calc.py").read_text() == DRAFT
-    assert of(events, "run_finished")[0].outcome == "succeeded"
+    finished = of(events, "run_finished")[0]
+    assert (finished.outcome, finished.verification_line) == ("succeeded", "1 test passes")
 
 
 def test_a_later_candidate_without_better_evidence_does_not_replace_the_draft(
         tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, model = run([
-        analysis("Implement add"),
+        analysis("Implement add", **CHANGE),
         NO_FILE,  # the first round is planned
         plan(task(1, "write_file", path="calc.py", instruction="implement add"),
              task(2, "read_file", path="missing.py")),
@@ -121,44 +128,52 @@ def test_a_later_candidate_without_better_evidence_does_not_replace_the_draft(
     assert later.index(ASK) < later.index("The plan's note for this step")
 
 
-def test_a_repair_replaces_the_draft_only_when_more_of_the_workspaces_tests_pass(
+def test_a_candidate_replaces_the_draft_only_when_more_of_the_workspaces_tests_pass(
         tmp_path: Path) -> None:
     tests = ("from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n"
              "def test_add_negative():\n    assert add(-1, 1) == 0\n")
     ws = files_workspace(tmp_path, {"calc.py": STUB, "test_calc.py": tests})
     wrong = "def add(a, b):\n    return a * b\n"
     events, model = run([
-        analysis("Implement add"),
+        analysis("Implement add", **CHANGE),
         authored(wrong, "calc.py"),
-        authored(DRAFT, "calc.py", before="Fixed:"),
+        authored(DRAFT, "calc.py", before="Another try:"),  # the one candidate
         summary("add is implemented and all tests pass."),
-    ], ws, request=ASK)
+    ], ws, request=ASK, candidates=1)
     assert (ws / "calc.py").read_text() == DRAFT
-    repair = model.requests[2]["messages"][1]["content"]
-    assert repair.startswith(f"Request:\n{ASK}") and "test_add" in repair
-    assert "A repair: the draft failed a check the repair passes." in of(
-        events, "task_finished")[0].result
+    draft, candidate = model.requests[1], model.requests[2]
+    assert candidate["messages"] == draft["messages"]  # the same prompt, sampled hotter
+    assert (draft["temperature"], candidate["temperature"]) == (0.0, 0.8)
+    (write,) = of(events, "task_finished")
+    assert "candidate 1 of 1 passes more checks than the first version and fails none it " \
+        "passed" in write.result
+    assert [(c["source"], c["passed"], c["total"], c["kept"]) for c in write.candidates] == [
+        ("draft", 0, 2, False), ("candidate 1", 2, 2, True)]
     assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "author", "author",
                                                          "summarizer"]
     final = of(events, "summary")[0]
     assert (final.verification, final.verification_line) == ("verified", "2 tests pass")
-    assert "all tests pass" in final.final_summary  # true, so it stands
+    assert "all tests pass" in final.final_summary
     assert of(events, "run_finished")[0].outcome == "succeeded"
 
 
-def test_a_repair_that_does_no_better_leaves_the_draft(tmp_path: Path) -> None:
+def test_candidates_that_do_no_better_leave_the_draft(tmp_path: Path) -> None:
     tests = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
     ws = files_workspace(tmp_path, {"calc.py": STUB, "test_calc.py": tests})
     wrong = "def add(a, b):\n    return a * b\n"
     worse = "def add(a, b):\n    return a - b\n"
-    events, _ = run([
-        analysis("Implement add"),
+    events, model = run([
+        analysis("Implement add", **CHANGE),
         authored(wrong, "calc.py"),
-        authored(worse, "calc.py"),
-        judge([1], completed=False, action="end_phase", reason="the tests fail"),
+        authored(worse, "calc.py"),  # candidate 1
+        authored("def add(a, b):\n    return (a\n", "calc.py"),  # candidate 2: no parse
         summary("add is implemented."),
-    ], ws, request=ASK)
-    assert (ws / "calc.py").read_text() == wrong  # the draft stays: the repair was no better
+    ], ws, request=ASK, candidates=2)
+    assert (ws / "calc.py").read_text() == wrong  # the draft stays: no candidate did better
+    assert model.remaining == 0
+    (write,) = of(events, "task_finished")
+    assert [(c["source"], c["kept"]) for c in write.candidates] == [
+        ("draft", True), ("candidate 1", False), ("candidate 2", False)]
     final = of(events, "summary")[0]
     assert (final.verification, final.verification_line) == ("failing", "1 of 1 test fails")
     assert of(events, "run_finished")[0].outcome == "partial"
@@ -166,11 +181,12 @@ def test_a_repair_that_does_no_better_leaves_the_draft(tmp_path: Path) -> None:
 
 def test_an_ungrounded_requirement_is_an_assumption_listed_after_the_requirements(
         tmp_path: Path) -> None:
-    ws = files_workspace(tmp_path, {"calc.py": STUB})
+    ws = files_workspace(tmp_path, {"calc.py": STUB, "test_calc.py": TEST})
     events, model = run([
         analysis("Implement add", requirements=[
             {"requirement": "Handle both integer and floating-point inputs", "quote": ""},
-            {"requirement": "add returns the sum", "quote": "so it returns the sum"}]),
+            {"requirement": "add returns the sum", "quote": "so it returns the sum"}],
+            **CHANGE),
         NO_FILE,  # the first round is planned: the plan's prompt shows the analysis
         plan(task(1, "write_file", path="calc.py", instruction="implement add")),
         authored(DRAFT, "calc.py"),
@@ -187,6 +203,7 @@ def test_an_ungrounded_requirement_is_an_assumption_listed_after_the_requirement
     final = of(events, "summary")[0]
     assert [r["requirement"] for r in final.requirements] == ["add returns the sum"]
     assert final.assumptions == ["Handle both integer and floating-point inputs"]
+    # the assumption is not held against the run: the stated requirement and the test decide
     assert of(events, "run_finished")[0].outcome == "succeeded"
 
 
@@ -196,7 +213,7 @@ def test_a_plan_creating_an_unmentioned_file_while_the_named_one_is_untouched_is
                                                   "NotImplementedError\n"})
     ask = "Calculate the Hamming distance between two DNA strands in hamming.py."
     events, model = run([
-        analysis("Hamming distance"),
+        analysis("Hamming distance", **reading("change", change=("hamming.py",))),
         NO_FILE,  # the first round is planned
         plan(task(1, "write_file", path="dna_strands/distance.txt",
                   instruction="the distance of the strands")),
@@ -217,7 +234,7 @@ def test_a_round_the_facts_settle_needs_no_judge_or_plan_call(tmp_path: Path) ->
     decides it, asks the draft and writes its file, and decides that round too."""
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
-        analysis("Implement add", complexity="complex"),
+        analysis("Implement add", complexity="complex", **CHANGE),
         phases((1, "Implement add", []), first_tasks=[task(1, "read_file", path="calc.py")]),
         authored(DRAFT, "calc.py"),  # the draft, asked after the reads: it writes calc.py
         summary("add is implemented."),
@@ -237,7 +254,7 @@ def test_a_round_the_facts_settle_needs_no_judge_or_plan_call(tmp_path: Path) ->
 def test_a_failed_task_still_goes_to_the_judge(tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
-        analysis("Implement add"),
+        analysis("Implement add", **CHANGE),
         NO_FILE,  # the first round is planned
         plan(task(1, "write_file", path="calc.py", instruction="implement add"),
              task(2, "read_file", path="missing.py")),
@@ -253,7 +270,7 @@ def test_a_failed_task_still_goes_to_the_judge(tmp_path: Path) -> None:
 def test_a_programming_language_is_not_the_persons_language(tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, model = run([
-        analysis("Implement add", language="Python"),  # as the 1.5B model answered
+        analysis("Implement add", language="Python", **CHANGE),  # as the 1.5B model answered
         authored(DRAFT, "calc.py"),
         summary("add is implemented."),
     ], ws, request=ASK)
@@ -266,7 +283,7 @@ def test_a_programming_language_is_not_the_persons_language(tmp_path: Path) -> N
 def test_a_question_gets_no_draft_after_its_read_round(tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB})
     events, _ = run([
-        analysis("Explain calc.py"),
+        analysis("Explain calc.py", **NO_CHANGE),
         plan(task(1, "read_file", path="calc.py")),
         judge([1], summary="calc.py defines add, not implemented yet."),
         summary("calc.py defines add(a, b), which raises NotImplementedError."),
@@ -282,7 +299,7 @@ def test_the_answer_to_a_question_sees_the_workspaces_files(tmp_path: Path) -> N
     ws = files_workspace(tmp_path, {"setup.cfg": "[metadata]\nversion = 2.7.1\n",
                                     "calc.py": STUB})
     events, model = run([
-        analysis("Find the version"),
+        analysis("Find the version", **NO_CHANGE),
         plan(task(1, "read_file", path="pkg/setup.cfg")),
         judge([], [1], completed=False, action="end_phase", reason="no pkg/setup.cfg"),
         summary("The version is 2.7.1."),
@@ -295,7 +312,7 @@ def test_the_answer_to_a_question_sees_the_workspaces_files(tmp_path: Path) -> N
 def test_an_existing_data_file_is_edited_as_text_not_computed(tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"config.json": '{"port": 8000}\n'})
     events, model = run([
-        analysis("Rename the key"),
+        analysis("Rename the key", **reading("change", change=("config.json",))),
         authored('{"listen_port": 8000}\n', "config.json", language="json"),
         summary("config.json renamed."),
     ], ws, request="Rename the key port to listen_port in config.json", assists_off="")
