@@ -138,8 +138,8 @@ class Settings:
         "the one that passes the most checks. 0: no candidates.",
         label="Candidates on a failed check", low=0, high=16, group="Engine")
     candidate_temperature: float = setting(
-        0.8, "The sampling temperature of those candidates (the draft itself is asked at the "
-        "model's temperature).", label="Candidate temperature", low=0.0, high=2.0,
+        0.8, "The sampling temperature of those candidates (the draft itself is asked at "
+        "temperature 0: the model's most likely file).", label="Candidate temperature", low=0.0, high=2.0,
         group="Engine")
     parallel_calls: int = setting(
         4, "How many model calls may go to an OpenAI-compatible endpoint at once (candidates "
