@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.events import Event, TaskFinished, to_json
+from core.events import ApprovalRequested, Event, TaskFinished, to_json
 from core.store.export import export_text
 from core.llm.openai_client import OpenAIModel
 from core.engine.build import create_engine
@@ -46,7 +46,11 @@ async def run(base_url: str, workspace: Path, store: Store) -> tuple[list[Event]
     run_id = store.start_run(store.create_conversation(f"key {KEY}"), f"use {KEY}", "phase",
                              model.provider, model.name, {"api_key": KEY})
     recorder = Recorder(store, run_id)
-    events = [event async for event in recorder.wrap(engine.run(f"Check .env (key {KEY})"))]
+    events: list[Event] = []
+    async for event in recorder.wrap(engine.run(f"Check .env (key {KEY})")):
+        events.append(event)
+        if isinstance(event, ApprovalRequested):  # .env looks like a secret: the person lets
+            engine.answer_approval(event.request_id, "run")  # the model read it
     await model.aclose()
     return events, run_id
 
