@@ -43,8 +43,7 @@ class Scenario:
     contents: dict[str, str] = field(default_factory=dict)  # path → what the author writes
     workspace: Callable[[Path], None] = lambda root: make_workspace(root)
     # the analysis's reading of the request (its kind and files), as the model gives it
-    reading: dict[str, Any] = field(default_factory=lambda: {"kind": "question", "files": [],
-                                                             "examples": []})
+    reading: dict[str, Any] = field(default_factory=lambda: reading_of("question"))
 
     @property
     def changes_requested(self) -> bool:
@@ -67,6 +66,12 @@ class Scenario:
         return [((p, r, t), call) for p, phase in enumerate(self.rounds, start=1)
                 for r, calls in enumerate(phase, start=1)
                 for t, call in enumerate(calls, start=1)]
+
+
+def reading_of(kind: str, files: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The reading fields of an analysis reply, every one the schema offers (the full model
+    fills them all): ``kind`` and ``files``, no examples, renames or tools."""
+    return {"kind": kind, "files": files or [], "examples": [], "renames": [], "tools": []}
 
 
 def read(path: str, deps: list[int] | None = None) -> Call:
@@ -169,6 +174,7 @@ def two_and_report(name: str, paths: list[str], later: bool = False) -> Scenario
     else:
         rounds = [reads, [write("report.md", DRAFT_INSTRUCTION)]]
     listed = " and ".join(paths) if count == 2 else f"the {count} modules in src/pkg/"
+    kept = paths if count == 2 else ["src/pkg"]  # a folder read keeps every file under it
     return Scenario(name, [rounds], request=f"Read {listed} and write a report on them to "
                     "report.md: what each module does, how they fit together, and any risks.",
                     requirements=(("report.md exists and describes each module read",
@@ -177,9 +183,9 @@ def two_and_report(name: str, paths: list[str], later: bool = False) -> Scenario
                                    "how they fit together"),
                                   ("report.md lists the risks found", "any risks")),
                     contents={"report.md": report(count)}, workspace=small_project,
-                    reading={"kind": "change", "examples": [], "files": [
+                    reading=reading_of("change", [
                         {"path": "report.md", "role": "create", "quote": "report.md"},
-                        *({"path": p, "role": "read", "quote": ""} for p in paths)]})
+                        *({"path": p, "role": "read", "quote": ""} for p in kept)]))
 
 
 def make_workspace(root: Path) -> None:

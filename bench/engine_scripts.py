@@ -187,9 +187,10 @@ def _summary(s: Scenario, full: bool) -> dict[str, Any]:
 
 def classic_script(s: Scenario, settings: Settings, batched: bool, full: bool = False
                    ) -> Queues:
-    """The classic loop making exactly the scenario's calls: a dependency level per reply
-    (batched) or one call per reply (stepwise), each write's authoring reply after the reply
-    that asked for it (``engine_writes``); then the answer."""
+    """The classic loop making exactly the scenario's calls: the analysis first (outside the
+    budget), then a dependency level per reply (batched) or one call per reply (stepwise),
+    each write's authoring reply after the reply that asked for it (``engine_writes``); then
+    the answer."""
     replies: list[dict[str, Any]] = []
     authoring = write_replies(s, settings)
     for p, phase in enumerate(s.rounds, start=1):
@@ -204,4 +205,4 @@ def classic_script(s: Scenario, settings: Settings, batched: bool, full: bool = 
                     replies += [reply for i, c in group if c[0] == "write_file"
                                 for reply in authoring[(p, r, i)]]
     answer = SUMMARY_TEXT if full else "## Done\n\nAll the work is done."
-    return {"auto": replies + [{"text": answer}]}
+    return {"request_analyser": [_analysis(s, full)], "auto": replies + [{"text": answer}]}

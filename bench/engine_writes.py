@@ -11,7 +11,8 @@ skips the draft and makes its own call. The phase engine also asks the draft aft
 when no write asked it yet: a read-only round of a request for changes
 (``engine_scripts.decisions``), or any round while the request names workspace files the
 run has not written (to tell the files to change from those it only reads); a request for
-changes asks it before the first round, whose writes are the draft's files (``for_phase``).
+changes asks it before the first round, whose writes are the draft's files (``for_phase``),
+and so does a one-phase question, whose draft answers in words (``drafts_first``).
 The draft's reply then comes before the next write, which still makes its own call when its file is
 offered as a program, or after the round's writes: it gives the file just written, so
 nothing is left to write. Without the assist (``assists_off``) no file is offered as a
@@ -80,6 +81,13 @@ def for_phase(s: Scenario) -> Scenario:
     return replace(s, rounds=[[first]], failing=frozenset())
 
 
+def drafts_first(s: Scenario) -> bool:
+    """Whether the phase engine asks the draft before its first round (of ``for_phase``): a
+    request for changes, or a one-phase request (its first round is not planned with the
+    phases), where the draft of a question answers in words and round 1 is planned."""
+    return s.changes_requested or len(s.rounds) == 1
+
+
 def draft_reply(s: Scenario) -> tuple[Reply, set[str]]:
     """The one-shot draft's reply (the first write's own reply, which names its file) and
     the files it gives (none when that write fails or the scenario writes nothing)."""
@@ -95,16 +103,20 @@ def authoring_calls(s: Scenario, settings: Settings, decided: list[str] | None =
     """Every authoring call's reply in the order the engine asks for them, each with the
     write that asked it (``None``: the phase engine's draft after a round). ``decided``:
     who decides each round (``engine_scripts.decisions``) for the phase engine, which asks
-    the draft before its first round when the request asks for changes (``for_phase``), or
-    after a round when no write asked it yet and the round is read-only before the draft's
-    writes (``"draft"``) or the request names workspace files the run has not written;
+    the draft before its first round when the request asks for changes (``for_phase``) or is
+    one phase (``drafts_first``), or after a round when no write asked it yet and the round
+    is read-only before the draft's writes (``"draft"``) or the request names workspace files
+    the run has not written;
     ``None`` for the classic loop, which asks it only for a write. Raises
     ``ValueError`` where the draft would give a named file the scenario does not write."""
     reply, drafted = draft_reply(s)
     named = s.named_files() if decided is not None else []
     asked, started, written = False, set(), set()
     found: list[tuple[Key | None, Reply]] = []
-    if decided is not None and s.changes_requested:  # the phase engine's draft first
+    if decided is not None and drafts_first(s):  # the phase engine's draft first
+        if drafted and not s.changes_requested:
+            raise ValueError(f"{s.name}: the draft of a question gives a file, which makes "
+                             "the run a change; the bench does not model that")
         asked = True
         found.append((None, reply))
     for n, (p, r, calls) in enumerate(numbered_rounds(s)):

@@ -14,7 +14,9 @@ draft's writes, or — the phase engine only — after a round whose every write
 a program while the request names workspace files the run has not written (the late draft,
 which tells the files to change from those the request only reads). The phase engine asks
 it before anything else when the request asks for changes, and its first round is the
-draft's writes (``for_phase``): the report scenarios are one write there.
+draft's writes (``for_phase``): the report scenarios are one write there; and when the
+request is one phase (not planned with first tasks), where a question's draft answers in
+words and round 1 is planned (``drafts_first``). Both engines ask the analysis first.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import pytest
 
 from bench.engine_runs import ENGINES, bench_settings, run_one
 from bench.engine_scenarios import DRAFT_INSTRUCTION, Call, Scenario, scenarios
-from bench.engine_writes import for_phase, program_offered
+from bench.engine_writes import drafts_first, for_phase, program_offered
 
 
 def settled_by_engine(s: Scenario) -> list[bool]:
@@ -85,7 +87,7 @@ def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full:
         settled = settled_by_engine(ran)
         offered = program_offered_in(assists_off)
         drafted_by_a_write = any(not offered(path) for path in writes(ran))
-        first = engine == "phase" and ran.changes_requested
+        first = engine == "phase" and drafts_first(ran)
         late = late_draft(ran, assists_off) and not first
         draft_round = any(settled[n] and not writes(ran, [[calls]])
                           for n, calls in enumerate(c for phase in ran.rounds for c in phase))
@@ -93,16 +95,18 @@ def test_the_scenario_runs_as_scripted_on_every_engine(scenario: Scenario, full:
         stages, drafts = run.model.stages, run.model.drafts
         assert not run.model.left_over() and not run.model.unscripted
         assert run.figures["calls"] == len(stages)
+        assert stages[0] == "request_analyser"
         if engine == "phase":
             assert [(p, r) for p, r, _ in run.cards] == rounds
             assert [by_engine for _, _, by_engine in run.cards] == settled
             assert stages.count("judge_tasks") == settled.count(False)
-            assert stages[0] == "request_analyser" and stages[-1] == "summarizer"
+            assert stages[-1] == "summarizer"
             assert len(drafts) == (drafted_by_a_write or late or draft_round or first)
             first_authoring = stages.index("auto") if "auto" in stages else len(stages)
             assert (bool(drafts) and drafts[0] > first_authoring) == late
-            # a request for changes: the draft comes before any plan, and no Plan call is made
-            assert (first and "plan_tool_call" not in stages
-                    and drafts[0] == first_authoring) or not first
+            # the draft first comes before any plan; for a request for changes no Plan call
+            # is made, for a question's draft (words) round 1 is planned
+            assert (first and drafts[0] == first_authoring and
+                    ("plan_tool_call" in stages) != ran.changes_requested) or not first
         else:  # the classic loop asks the draft only for a write
             assert len(drafts) == drafted_by_a_write
