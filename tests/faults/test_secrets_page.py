@@ -22,7 +22,9 @@ def test_the_page_never_shows_the_key(qtbot: QtBot, make_window: WindowMaker,  #
                                       workspace: Path) -> None:  # noqa: F811
     secrets.store_api_key(KEY)  # the configured key, as the settings dialog saves it
     (workspace / ".env").write_text(f"OPENAI_API_KEY={KEY}\n", encoding="utf-8")
-    replies = [analysis(f"Check the key {KEY}", complexity="complex"), phases((1, f"Key {KEY}", [])),
+    replies = [analysis(f"Check the key {KEY}", complexity="complex"),
+               phases((1, f"Key {KEY}", [])),
+               {"text": f"Your .env holds {KEY}."},  # the draft: an answer in words
                plan(task(1, "read_file", path=".env"),
                     task(2, "run_command", command="cat .env")),
                judge([1, 2], summary=f"The .env file holds {KEY}."),
@@ -30,6 +32,10 @@ def test_the_page_never_shows_the_key(qtbot: QtBot, make_window: WindowMaker,  #
     factory = ScriptedFactory(replies)
     window = make_window(factory)
     submit(qtbot, window, f"Is my key {KEY} in .env?")
+    # .env looks like a secret and the request names it: the person lets the model read it
+    wait_js(qtbot, window, "document.querySelector('.approval button') !== null")
+    js(qtbot, window, "(() => { document.querySelector('.approval [data-decision=\"run\"]')"
+                      ".click(); return 1; })()")
     wait_js(qtbot, window, FINISHED)
     for selector in (".task-head", ".judge-summary"):
         js(qtbot, window, f"(() => {{ for (const e of document.querySelectorAll('{selector}'))"
