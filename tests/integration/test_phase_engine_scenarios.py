@@ -13,6 +13,13 @@ from tests.support.script import (analysis, error, judge, kinds, of, phases, pla
                                   summary, task, think)
 
 
+# The one-shot draft comes first in round 1 of the first phase. Answered in words it makes
+# the run a question; cut off inside its block it gives no file and is no answer in words.
+# Either way round 1 is planned.
+ANSWER = {"text": "The workspace holds config.py and README.md."}
+NO_DRAFT = {"text": "config.py\n```python\nPORT ="}
+
+
 @pytest.fixture()
 def ws(tmp_path: Path) -> Path:
     folder = tmp_path / "ws"
@@ -30,7 +37,7 @@ def ending(events: list) -> tuple[Summary, RunFinished]:
 
 def test_one_phase_simple_task_edits_the_file(ws: Path) -> None:
     events, model = run([
-        analysis("Set the port to 8080"),
+        analysis("Set the port to 8080"), NO_DRAFT,
         plan(task(1, "read_file", path="config.py"),
              task(2, "edit_file", [1], path="config.py", old_text="PORT = 8000",
                   new_text="PORT = 8080")),
@@ -42,10 +49,10 @@ def test_one_phase_simple_task_edits_the_file(ws: Path) -> None:
     assert statuses == {1: "done", 2: "done"}
     assert final.generated_by == "model" and "8080" in final.final_summary
     assert (final.phases_completed, final.total_tasks_executed, final.total_rounds) == (1, 2, 1)
-    assert finished.status == "completed" and finished.llm_calls == 3
+    assert finished.status == "completed" and finished.llm_calls == 4
     # a simple one-phase request gets its phase without a phase_planner call, and a round
     # whose every task succeeded and whose write parses is decided without a judge call
-    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "plan",
+    assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "author", "plan",
                                                            "summarizer"]
     assert [p["goal"] for p in of(events, "phases_planned")[0].phases] == ["Set the port to 8080"]
     assert of(events, "thought") == []  # an unambiguous verdict skips Think under "auto"
@@ -62,6 +69,7 @@ def test_three_phases_with_failure_retry_and_replan(ws: Path) -> None:
     events, _ = run([
         analysis("Understand, fix and document", phases=3),
         phases((1, "Understand", [], 1), (2, "Fix", [1], 2), (3, "Document", [2], 2)),
+        NO_DRAFT,
         plan(task(1, "list_files"), task(2, "read_file", path="config.py")),
         judge([1, 2]),
         plan(task(1, "read_file", path="missing.py"),
@@ -97,7 +105,7 @@ def test_three_phases_with_failure_retry_and_replan(ws: Path) -> None:
 
 def test_retry_prompt_carries_only_the_failed_tasks_and_reasons(ws: Path) -> None:
     events, model = run([
-        analysis(complexity="complex"), phases((1, "Fix", [], 2)),
+        analysis(complexity="complex"), phases((1, "Fix", [], 2)), ANSWER,
         plan(task(1, "read_file", path="nope.txt"), task(2, "read_file", path="README.md")),
         judge([2], [1], completed=False, action="retry_failed", reason="nope.txt is absent"),
         plan(task(1, "read_file", path="config.py")),
@@ -105,7 +113,7 @@ def test_retry_prompt_carries_only_the_failed_tasks_and_reasons(ws: Path) -> Non
         summary(),
     ], ws)
     ending(events)
-    retry_call = model.requests[4]  # analysis, planner, plan, judge, then the retry plan
+    retry_call = model.requests[5]  # analysis, planner, draft, plan, judge, the retry plan
     instruction = retry_call["messages"][-1]["content"]
     assert "Retry ONLY the failed tasks" in instruction
     assert "nope.txt" in instruction and "task 1" in instruction
@@ -113,11 +121,12 @@ def test_retry_prompt_carries_only_the_failed_tasks_and_reasons(ws: Path) -> Non
 
 
 def test_budget_exhausted_summarizer_is_outside_the_budget(ws: Path) -> None:
-    replies = [analysis(phases=5), phases(*[(i, f"P{i}", [], 3) for i in range(1, 6)])]
+    replies = [analysis(phases=5), phases(*[(i, f"P{i}", [], 3) for i in range(1, 6)]),
+               ANSWER]  # the phase planner and the draft are the first two counted calls
     for n in range(14):  # each round new work: a repeated call would stall the phase
         replies += [plan(task(1, "search_code", pattern=f"word{n}")),
                     judge([1], completed=False, action="continue_phase")]
-    replies += [plan(task(1, "list_files")), summary()]  # the 30th counted call is a plan
+    replies += [summary()]  # the 30th counted call is the last judge
     events, model = run(replies, ws, max_iterations=30, think_stage="never")
     assert model.remaining == 0
     calls = of(events, "llm_call")
@@ -131,7 +140,7 @@ def test_budget_exhausted_summarizer_is_outside_the_budget(ws: Path) -> None:
 
 def test_malformed_plan_arguments_are_repaired_on_second_try(ws: Path) -> None:
     events, model = run([
-        analysis(complexity="complex"), phases((1, "Look", [])),
+        analysis(complexity="complex"), phases((1, "Look", [])), ANSWER,
         {"tool": "plan_tool_call", "raw_arguments": "{not json"},
         plan(task(1, "list_files")),
         judge([1]), summary(),
@@ -141,7 +150,7 @@ def test_malformed_plan_arguments_are_repaired_on_second_try(ws: Path) -> None:
     assert [e.status for e in of(events, "task_finished")] == ["done"]
     notices = [n.message for n in of(events, "notice")]
     assert any("not valid JSON" in n and "asking the model to correct it" in n for n in notices)
-    repair = model.requests[3]["messages"]
+    repair = model.requests[4]["messages"]
     # echoed as text: a runtime that parses tool-call arguments in the history would refuse it
     assert repair[-2] == {"role": "assistant", "content": "plan_tool_call({not json)"}
     assert repair[-1]["role"] == "user" and "not valid JSON" in repair[-1]["content"]
@@ -151,7 +160,8 @@ def test_malformed_plan_arguments_are_repaired_on_second_try(ws: Path) -> None:
 
 def test_nine_tasks_are_rejected(ws: Path) -> None:
     nine = plan(*[task(i, "list_files") for i in range(1, 10)])
-    events, _ = run([analysis(complexity="complex"), phases((1, "Look", [], 1)), nine, nine, nine, nine, summary()], ws)
+    events, _ = run([analysis(complexity="complex"), phases((1, "Look", [], 1)), ANSWER,
+                     nine, nine, nine, nine, summary()], ws)
     final, finished = ending(events)
     assert of(events, "task_finished") == []
     assert any("at most 8 tasks" in n.message for n in of(events, "notice"))
@@ -161,7 +171,7 @@ def test_nine_tasks_are_rejected(ws: Path) -> None:
 
 def test_phase_dependency_cycle_is_repaired_not_fatal(ws: Path) -> None:
     cyclic = phases((1, "A", [2]), (2, "B", [1]))
-    events, model = run([analysis(phases=2), cyclic,
+    events, model = run([analysis(phases=2), cyclic, ANSWER,
                          plan(task(1, "list_files")), judge([1]),
                          plan(task(1, "read_file", path="README.md")), judge([1]), summary()], ws)
     ending(events)
@@ -176,8 +186,8 @@ def test_phase_dependency_cycle_is_repaired_not_fatal(ws: Path) -> None:
 
 def test_unknown_tool_in_plan_is_refused_then_repaired(ws: Path) -> None:
     bad = plan(task(1, "delete_everything"))
-    events, _ = run([analysis(complexity="complex"), phases((1, "Look", [])), bad, plan(task(1, "list_files")),
-                     judge([1]), summary()], ws)
+    events, _ = run([analysis(complexity="complex"), phases((1, "Look", [])), ANSWER, bad,
+                     plan(task(1, "list_files")), judge([1]), summary()], ws)
     ending(events)
     assert any("delete_everything" in n.message for n in of(events, "notice"))
     assert [e.tool for e in of(events, "task_finished")] == ["list_files"]
@@ -195,7 +205,7 @@ def test_clarification_ends_the_run_without_phases(ws: Path) -> None:
 
 def test_api_500_during_judge_degrades_the_round(ws: Path) -> None:
     events, _ = run([
-        analysis(complexity="complex"), phases((1, "Look", [], 1)),
+        analysis(complexity="complex"), phases((1, "Look", [], 1)), ANSWER,
         plan(task(1, "list_files")), error(500),
         plan(task(1, "read_file", path="README.md")), judge([1]),
         summary(),
@@ -210,7 +220,7 @@ def test_api_500_during_judge_degrades_the_round(ws: Path) -> None:
 
 def test_summarizer_failure_gives_a_fallback_summary(ws: Path) -> None:
     events, _ = run([
-        analysis("Look around", complexity="complex"), phases((1, "Look", [])),
+        analysis("Look around", complexity="complex"), phases((1, "Look", [])), ANSWER,
         plan(task(1, "list_files")), judge([1], summary="Listed the workspace files."),
         error(500), error(500),
     ], ws)
@@ -233,7 +243,7 @@ def test_replies_running_out_still_end_with_a_fallback_summary(ws: Path) -> None
 def test_cancel_mid_round_still_summarises(ws: Path) -> None:
     async def scenario() -> list:
         events: list = []
-        replies = [analysis(complexity="complex"), phases((1, "Wait", [])),
+        replies = [analysis(complexity="complex"), phases((1, "Wait", [])), NO_DRAFT,
                    plan(task(1, "run_command", command="sleep 30")),
                    summary("## Stopped\n\nThe person stopped the run.")]
         from core.llm.scripted import ScriptedModel
@@ -272,7 +282,8 @@ def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) 
         provider = "embedded"
         capabilities = Capabilities(clarification_trusted=False)
 
-    model = OfflineScripted([analysis(questions=["What do you mean?"], complexity="complex"), phases((1, "Look", [])),
+    model = OfflineScripted([analysis(questions=["What do you mean?"], complexity="complex"),
+                             phases((1, "Look", [])), ANSWER,
                              plan(task(1, "list_files")), judge([1]), summary()])
 
     async def go() -> list:
@@ -290,6 +301,7 @@ def test_offline_model_clarification_is_announced_and_the_run_goes_on(ws: Path) 
 def test_comprehension_problem_reanalyses_the_request_once(ws: Path) -> None:
     events, model = run([
         analysis("Delete the README", complexity="complex"), phases((1, "Delete", [], 2)),
+        NO_DRAFT,  # asked once per run: the re-analysed run's first round is planned too
         plan(task(1, "read_file", path="README.md")),
         judge([], [1], completed=False, action="replan", level="comprehension",
               reason="the person wants the README rewritten, not deleted"),
@@ -301,7 +313,7 @@ def test_comprehension_problem_reanalyses_the_request_once(ws: Path) -> None:
     assert [e.core_goal for e in of(events, "request_analysed")] == ["Delete the README",
                                                                      "Rewrite the README"]
     assert [e.status for e in of(events, "phase_finished")] == ["failed", "completed"]
-    reanalysis = model.requests[4]["messages"][-1]["content"]
+    reanalysis = model.requests[5]["messages"][-1]["content"]
     assert "comprehension problem" in reanalysis and "rewritten, not deleted" in reanalysis
     assert (ws / "README.md").read_text() == "# rewritten\n"
     assert finished.status == "completed"
@@ -309,7 +321,7 @@ def test_comprehension_problem_reanalyses_the_request_once(ws: Path) -> None:
 
 def test_think_always_runs_and_can_keep_a_phase_going(ws: Path) -> None:
     events, model = run([
-        analysis(complexity="complex"), phases((1, "Look", [], 2)),
+        analysis(complexity="complex"), phases((1, "Look", [], 2)), ANSWER,
         plan(task(1, "list_files")), judge([1]),
         think(False, True, "also read the config"),
         plan(task(1, "read_file", path="config.py")), judge([1]), think(True, False, ""),
@@ -318,7 +330,7 @@ def test_think_always_runs_and_can_keep_a_phase_going(ws: Path) -> None:
     final, finished = ending(events)
     thoughts = of(events, "thought")
     assert [t.continue_phase for t in thoughts] == [True, False]
-    assert "also read the config" in model.requests[5]["messages"][-1]["content"]
+    assert "also read the config" in model.requests[6]["messages"][-1]["content"]
     assert of(events, "phase_finished")[0].rounds == 2 and finished.status == "completed"
 
 
@@ -327,7 +339,7 @@ def test_each_phase_records_its_own_llm_calls_and_tokens(ws: Path) -> None:
     from core.engine.build import create_engine
     from tests.support.script import settings
 
-    replies = [analysis(phases=2), phases((1, "A", []), (2, "B", [1])),
+    replies = [analysis(phases=2), phases((1, "A", []), (2, "B", [1])), ANSWER,
                plan(task(1, "list_files")), judge([1]),
                plan(task(1, "list_files")), judge([], [1], completed=True,
                                                    action="continue_phase"),  # open: Think
@@ -340,7 +352,8 @@ def test_each_phase_records_its_own_llm_calls_and_tokens(ws: Path) -> None:
 
     engine, events = asyncio.run(go())
     first, second = (r.phase for r in engine.records)
-    assert (first.llm_calls, second.llm_calls) == (2, 3)  # plan+judge, plan+judge+think
+    # draft+plan+judge, plan+judge+think
+    assert (first.llm_calls, second.llm_calls) == (3, 3)
     calls = of(events, "llm_call")
-    assert first.prompt_tokens == sum(c.prompt_tokens for c in calls[2:4])
-    assert second.completion_tokens == sum(c.completion_tokens for c in calls[4:7])
+    assert first.prompt_tokens == sum(c.prompt_tokens for c in calls[2:5])
+    assert second.completion_tokens == sum(c.completion_tokens for c in calls[5:8])
