@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,24 @@ import pytest
 from core.engine.build import create_engine
 from core.llm.scripted import ScriptedModel
 from tests.support.script import analysis, judge, of, plan, run, settings, summary, task, think
+
+
+# The one-shot draft, asked first in round 1, is cut off inside its block: it gives no file and
+# is no answer in words, so round 1 is planned.
+NO_DRAFT = {"text": "todo_count.txt\n```text\n"}
+# What checks a run that writes the count: the workspace's test, run by the test command.
+CHECK = ("from pathlib import Path\n\nHERE = Path(__file__).parent\n\n\n"
+         "def test_the_count_is_the_number_of_marked_lines():\n"
+         "    lines = (HERE / 'app.py').read_text().splitlines()\n"
+         "    marked = [line for line in lines if line.startswith('# T')]\n"
+         "    assert (HERE / 'todo_count.txt').read_text().strip() == str(len(marked))\n")
+TESTS = f"{shlex.quote(sys.executable)} -m pytest -q test_count.py"
+
+
+def checked(ws: Path) -> str:
+    """The test command of a run whose count the workspace's test checks."""
+    (ws / "test_count.py").write_text(CHECK, encoding="utf-8")
+    return TESTS
 
 
 @pytest.fixture()
@@ -23,14 +43,14 @@ def ws(tmp_path: Path) -> Path:
 def test_a_phase_called_complete_whose_only_write_failed_goes_on_with_that_write(
         ws: Path) -> None:
     events, model = run([
-        analysis("Count the TODO lines into todo_count.txt"),
+        analysis("Count the TODO lines into todo_count.txt"), NO_DRAFT,
         plan(task(1, "search_code", pattern="TODO"),
              task(2, "write_file", path="todo_count.txt", content="{count}")),
         judge([1, 2], summary="Counted the TODO lines and wrote them."),
         think(True, False, ""),
         plan(task(1, "write_file", path="todo_count.txt", content="2")),
         summary(),  # the clean write is decided by the engine
-    ], ws)
+    ], ws, test_command=checked(ws))
     notices = [n.message for n in of(events, "notice") if n.stage == "judge"]
     assert notices == ["Phase 1, round 1: the phase was called complete, but the write of "
                        "todo_count.txt (round 1 task 2) failed and no task of the phase wrote it; "
@@ -43,7 +63,7 @@ def test_a_phase_called_complete_whose_only_write_failed_goes_on_with_that_write
 
 def test_a_phase_whose_write_never_succeeds_is_not_completed(ws: Path) -> None:
     events, _ = run([
-        analysis("Count the TODO lines into todo_count.txt"),
+        analysis("Count the TODO lines into todo_count.txt"), NO_DRAFT,
         plan(task(1, "write_file", path="todo_count.txt", content="{count}")),
         judge([1], summary="Wrote the count."),
         think(True, False, ""),
@@ -88,7 +108,7 @@ def test_a_write_the_person_denied_does_not_keep_the_phase_open(ws: Path) -> Non
 def test_a_write_that_failed_in_an_earlier_round_keeps_the_phase_open_with_why(
         ws: Path) -> None:
     events, model = run([
-        analysis("Count the TODO lines into todo_count.txt"),
+        analysis("Count the TODO lines into todo_count.txt"), NO_DRAFT,
         plan(task(1, "write_file", path="todo_count.txt", content="{count}")),
         judge([], [1], completed=False, action="continue_phase", summary="Nothing counted yet."),
         think(False, True, "Search for the TODO lines first."),
@@ -96,7 +116,7 @@ def test_a_write_that_failed_in_an_earlier_round_keeps_the_phase_open_with_why(
         judge([1], summary="Found the two TODO lines."),
         plan(task(1, "write_file", path="todo_count.txt", content="2")),
         summary(),  # the clean write is decided by the engine
-    ], ws, max_rounds_per_phase=3)
+    ], ws, max_rounds_per_phase=3, test_command=checked(ws))
     notices = [n.message for n in of(events, "notice") if n.stage == "judge"]
     assert notices == ["Phase 1, round 2: the phase was called complete, but the write of "
                        "todo_count.txt (round 1 task 1) failed and no task of the phase wrote it; "
