@@ -29,8 +29,7 @@ DRAFT = {"text": (
 KEPT = "the request asks for emails.txt to be written; users.json is a file it reads, and " \
     "stays as it is"
 REFUSED = f"not run: {KEPT}"
-NOTICE = ("The draft also rewrote users.json, which the request only reads or says not to "
-          f"change, so it stays as it is: {KEPT}.")
+NOTICE = f"The draft also rewrote users.json; not taken: {KEPT}."
 
 
 @pytest.fixture
@@ -123,7 +122,6 @@ def test_a_question_about_the_data_keeps_every_data_file(tmp_path: Path) -> None
                     ws, request=ask, assists_off="computed_files")
     assert (ws / "data" / "alpha.txt").read_text() == "a" * 1200
     assert (ws / "report.txt").read_text() == "alpha.txt\n1200\n"
-    assert ("The draft also rewrote data/alpha.txt, which the request only reads or says not "
-            "to change, so it stays as it is: the request asks for report.txt to be written; "
-            "data/alpha.txt is a file it reads, and stays as it is.") in [
+    assert ("The draft also rewrote data/alpha.txt; not taken: the request asks for report.txt "
+            "to be written; data/alpha.txt is a file it reads, and stays as it is.") in [
         n.message for n in of(events, "notice")]

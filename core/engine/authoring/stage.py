@@ -231,10 +231,9 @@ class AuthoringStage:
         for rel in kept:
             del drafted.files[rel]
             drafted.refused.append(inputs.why(rel).removeprefix("not run: "))
-        stays = "it stays as it is" if len(kept) == 1 else "they stay as they are"
         self.caller.emit(Notice(level="info", message=(
-            f"The draft also rewrote {', '.join(kept)}, which the request only reads or says "
-            f"not to change, so {stays}: {inputs.why(kept[0]).removeprefix('not run: ')}.")))
+            f"The draft also rewrote {', '.join(kept)}; not taken: "
+            f"{inputs.why(kept[0]).removeprefix('not run: ')}.")))
 
     async def _later(self, rel: str, old: str | None, edits: bool, instruction: str,
                      context: WriteContext, record: FileRecord
