@@ -22,7 +22,8 @@ from typing import Any
 from core.engine.build import create_engine
 from core.events import Event
 from core.llm.scripted import ScriptedModel
-from tests.support.script import analysis, authored, of, phases, plan, settings, summary, task
+from tests.support.script import analysis, authored, of, phases, plan, reading, settings, \
+    summary, task
 
 TRANSCRIPT = Path(__file__).resolve().parents[1] / "support" / "transcripts" / "ex-query-string"
 SOLUTION = '''"""URL query strings."""
@@ -71,6 +72,11 @@ GOAL = "Implement parse_query(text) and build_query(params) in query.py"
 READS = (task(1, "list_files", path="query.py"),
          task(2, "read_file", path="query.py", start_line=1, end_line=20))
 SEARCH = task(3, "search_code", pattern="parse_query(text)", path="query.py")
+# The reading a model now gives of the recorded request: a change of query.py, with the two
+# examples the request states in prose written as code (they check the written file).
+EXAMPLES = ('parse_query("?a=1&b=x+y&a=2&flag") == {"a": ["1", "2"], "b": ["x y"], "flag": [""]}',
+            'build_query({"q": "red shoes", "a": ["1", "2"]}) == "a=1&a=2&q=red+shoes"')
+READING = reading("change", change=("query.py",), examples=EXAMPLES)
 
 
 def stalled_plans() -> list[dict[str, Any]]:
@@ -78,7 +84,7 @@ def stalled_plans() -> list[dict[str, Any]]:
     search, then that again (the engine decides the read-only rounds itself). The first
     plan's reads come as the phase planner's first tasks (a Plan call would not be asked:
     the first round of a request to change files is the draft's write)."""
-    return [analysis(GOAL, complexity="complex"),
+    return [analysis(GOAL, complexity="complex", **READING),
             phases((1, "Implement query.py", []), first_tasks=list(READS)),
             plan(*READS, SEARCH), plan(*READS, SEARCH)]
 
@@ -87,7 +93,8 @@ def test_after_a_read_only_round_the_engine_writes_the_files_the_draft_gives(
         tmp_path: Path) -> None:
     """The recorded reads only listed and read query.py: after the first such round the
     engine asks the draft (the one-shot prompt) and writes the file it gives, with no judge
-    and no Plan call (the later recorded plans are never asked for)."""
+    and no Plan call (the later recorded plans are never asked for). The request's examples,
+    read as code, check the file: the run is verified."""
     folder = workspace(tmp_path)
     request = (TRANSCRIPT / "request.txt").read_text().strip()
     events, model = replay(stalled_plans()[:2] + [
@@ -109,6 +116,7 @@ def test_after_a_read_only_round_the_engine_writes_the_files_the_draft_gives(
         ("write_file", "query.py")]
     assert [(j.round, j.by_engine) for j in of(events, "judged")] == [(1, True), (2, True)]
     assert events[-1].outcome == "succeeded" and model.remaining == 0
+    assert events[-1].verification_line == "2 checks of the request's examples pass"
 
 
 def test_a_request_that_forbids_changes_gets_no_write_from_the_engine(tmp_path: Path) -> None:
