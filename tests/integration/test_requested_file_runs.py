@@ -6,11 +6,14 @@ it, and ended `succeeded` saying totals.csv was written."""
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.script import analysis, authored, files_workspace, judge, of, run, summary
+from tests.support.script import analysis, authored, files_workspace, judge, of, reading, run, \
+    summary
 
 SALES = "region,amount\nnorth,120\nsouth,80\nnorth,30\n"
 TOTALS = "region,total\nnorth,150\nsouth,80\n"
@@ -19,6 +22,16 @@ SCRIPT = ("import csv\n\ntotals = {}\nfor row in csv.DictReader(open('sales.csv'
 ASK = ("sales.csv lists sales with a region and an amount. Write totals.csv with the header "
        "\"region,total\" and one line per region with the sum of its amounts.")
 CLAIM = "totals.csv is written with the totals of every region."
+# The model's reading of ASK: totals.csv to create, sales.csv only read.
+TOTALS_ASKED = reading("change", create=("totals.csv",), read=("sales.csv",))
+CHECK = ("import csv\nfrom pathlib import Path\n\nHERE = Path(__file__).parent\n\n\n"
+         "def test_totals_are_the_sums_per_region():\n"
+         "    sums = {}\n"
+         "    for row in csv.DictReader((HERE / 'sales.csv').open()):\n"
+         "        sums[row['region']] = sums.get(row['region'], 0) + int(row['amount'])\n"
+         "    lines = (HERE / 'totals.csv').read_text().splitlines()\n"
+         "    assert lines[0] == 'region,total'\n"
+         "    assert lines[1:] == [f'{region},{total}' for region, total in sums.items()]\n")
 
 
 @pytest.fixture
@@ -28,6 +41,7 @@ def ws(tmp_path: Path) -> Path:
 
 def test_the_classic_loop_that_never_writes_the_requested_file_ends_partial(ws: Path) -> None:
     events, _ = run([
+        analysis("Write totals.csv", **TOTALS_ASKED),
         {"tool_calls": [{"tool": "write_file", "arguments": {
             "path": "totals.py", "instruction": "sum the amounts per region"}}]},
         {"text": "A script can sum the amounts."},  # the one-shot draft: no file in it
@@ -41,20 +55,23 @@ def test_the_classic_loop_that_never_writes_the_requested_file_ends_partial(ws: 
         "failing", "1 of 1 requested file is missing")
     assert "On the final files, 1 of 1 requested file is missing (totals.csv does not exist)." \
         in final.verification_sentences
-    assert final.final_summary == "totals.csv does not exist: the run did not write it."
+    assert final.final_summary == CLAIM  # the model's words, under the engine's facts
     assert of(events, "run_finished")[0].outcome == "partial"
 
 
 def test_a_run_that_writes_the_requested_file_is_not_held_back(ws: Path) -> None:
-    """computed_files off: the draft writes totals.csv (else a program is asked to)."""
+    """computed_files off: the draft writes totals.csv (else a program is asked to); the
+    workspace's test of totals.csv, run by the test command, checks it."""
+    (ws / "test_totals.py").write_text(CHECK, encoding="utf-8")
     events, _ = run([
-        analysis("Write totals.csv"),
+        analysis("Write totals.csv", **TOTALS_ASKED),
         authored(TOTALS, "totals.csv", language="csv"),
         summary(CLAIM),
-    ], ws, request=ASK, assists_off="computed_files")
+    ], ws, request=ASK, assists_off="computed_files",
+        test_command=f"{shlex.quote(sys.executable)} -m pytest -q test_totals.py")
     assert (ws / "totals.csv").read_text() == TOTALS
     final = of(events, "summary")[0]
-    assert (final.verification, final.verification_line) == ("unverified", "not verified")
+    assert (final.verification, final.verification_line) == ("verified", "1 test passes")
     assert not any("requested file" in s for s in final.verification_sentences)
     assert of(events, "run_finished")[0].outcome == "succeeded"
 
@@ -63,7 +80,8 @@ def test_the_judge_is_told_of_a_requested_file_the_phase_engine_left_unwritten(
         ws: Path) -> None:
     ask = ASK + " Also create NOTES.md that says how the totals were made."
     events, model = run([
-        analysis("Write totals.csv and NOTES.md"),
+        analysis("Write totals.csv and NOTES.md", **reading(
+            "change", create=("totals.csv", "NOTES.md"), read=("sales.csv",))),
         authored(TOTALS, "totals.csv", language="csv"),  # the draft: NOTES.md left out
         judge([1], summary="totals.csv and NOTES.md are written."),
         summary("Both files are written."),
