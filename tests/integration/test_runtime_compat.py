@@ -22,8 +22,10 @@ from tests.support.fake_runtimes import EXPECTED_STRATEGY, RUNTIMES, FakeRuntime
 from tests.support.script import analysis, phases, plan, summary, task
 
 ROOT = Path(__file__).resolve().parents[2]
-WRITE = {"path": "hello.txt", "content": "hello from the model\n"}
-REQUEST = "Write hello.txt saying hello from the model"
+WRITE = {"path": "hello.py", "content": 'def hello():\n    return "hello from the model"\n'}
+# The request's example, written as code, is what checks the written file (a run that nothing
+# checks would end 'unverified', exit code 3).
+REQUEST = 'Write hello.py where hello() == "hello from the model"'
 
 
 def stages() -> dict[str, list[dict[str, Any]]]:
@@ -31,12 +33,12 @@ def stages() -> dict[str, list[dict[str, Any]]]:
     write round is decided by the engine: no judge request). The phase engine asks the
     one-shot draft first: a plain call without tools (stage ``"plain"``), which the fakes
     answer "pong", a reply that gives no file, so the first round is planned."""
-    return {"request_analyser": [analysis("Write hello.txt")],
+    return {"request_analyser": [analysis("Write hello.py")],
             "phase_planner": [phases((1, "Write", []))],
             "plan_tool_call": [plan(task(1, "write_file", **WRITE))],
-            "summarizer": [summary("Wrote hello.txt as asked.")],
+            "summarizer": [summary("Wrote hello.py as asked.")],
             "auto": [{"tool": "write_file", "arguments": WRITE},
-                     {"text": "I wrote hello.txt as asked."}]}
+                     {"text": "I wrote hello.py as asked."}]}
 
 
 def headless(home: Path, *args: str) -> subprocess.CompletedProcess:
@@ -61,9 +63,10 @@ def test_a_run_on_each_runtime_writes_the_file_and_a_model_summary(
     events = [json.loads(line) for line in done.stdout.splitlines()]
     summary_event = next(e for e in events if e["kind"] == "summary")
     assert summary_event["generated_by"] == "model"
-    assert "hello.txt" in summary_event["final_summary"]
+    assert "hello.py" in summary_event["final_summary"]
     assert events[-1]["status"] == "completed" and events[-1]["outcome"] == "succeeded"
-    assert (ws / "hello.txt").read_text() == WRITE["content"]
+    assert events[-1]["verification_line"] == "1 check of the request's examples passes"
+    assert (ws / "hello.py").read_text() == WRITE["content"]
     notices = [e["message"] for e in events if e["kind"] == "notice"]
     assert any(f"stage calls use '{EXPECTED_STRATEGY[runtime]}'" in n for n in notices), notices
     assert not any("did not hold" in n or "invalid" in n for n in notices), notices
@@ -131,7 +134,7 @@ def test_every_call_is_sampled_at_the_set_temperature(
         done = headless(isolated_home, "--jsonl", "--workspace", str(tmp_path), "--base-url",
                         server.base_url, "--model", "fake-model", *flags, REQUEST)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert (tmp_path / "hello.txt").read_text() == WRITE["content"]
+    assert (tmp_path / "hello.py").read_text() == WRITE["content"]
     sent_by_stage = {(r["stage"], r["body"].get("temperature")) for r in server.requests}
     assert {stage for stage, _ in sent_by_stage} >= {"phasedesk_probe", "request_analyser",
                                                       "plan_tool_call", "summarizer", "plain"}
@@ -179,7 +182,7 @@ def test_a_probe_answered_with_a_wrong_value_picks_named_and_the_run_ends_with_a
     events = [json.loads(line) for line in done.stdout.splitlines()]
     summary_event = next(e for e in events if e["kind"] == "summary")
     assert summary_event["generated_by"] == "model"
-    assert (tmp_path / "hello.txt").read_text() == WRITE["content"]
+    assert (tmp_path / "hello.py").read_text() == WRITE["content"]
     probes = [r for r in server.requests if r["stage"] == PROBE_TOOL]
     assert [r["mode"] for r in probes] == ["named"]
     # every stage call is named; the one-shot draft is a plain call, without tools
@@ -217,4 +220,4 @@ def test_a_stored_result_that_does_not_hold_is_probed_again(tmp_path: Path,
     assert entry["chosen"] == "json_schema"
     assert entry["probed_at"] >= before[f"{server.base_url} fake-model"]["probed_at"]
     assert next(e for e in events if e["kind"] == "summary")["generated_by"] == "model"
-    assert (tmp_path / "hello.txt").read_text() == WRITE["content"]
+    assert (tmp_path / "hello.py").read_text() == WRITE["content"]
