@@ -64,7 +64,8 @@ def phase_script(escape: Path) -> list[dict[str, Any]]:
 
 def classic_script(escape: Path) -> list[dict[str, Any]]:
     outside, inside = commands(escape)
-    return [{"tool_calls": [{"tool": "run_command", "arguments": {"command": outside}},
+    return [analysis("Write two files"),  # the classic loop reads the request first
+            {"tool_calls": [{"tool": "run_command", "arguments": {"command": outside}},
                             {"tool": "run_command", "arguments": {"command": inside}}]},
             {"text": "Both commands ran."}, summary("## Ran\n\nBoth commands ran.")]
 
@@ -118,6 +119,7 @@ def test_stop_ends_a_sandboxed_command_tree(tmp_path: Path) -> None:
     require_sandbox()
     mark = token()
     script = [analysis("Wait", complexity="complex"), phases((1, "Wait", [])),
+              {"text": "The command waits."},  # the one-shot draft answers in words
               plan(task(1, "run_command", command=f"sh -c 'sleep {mark} & wait' & wait",
                         timeout_s=600)),
               summary("## Stopped\n\nThe command was stopped.")]
@@ -157,18 +159,19 @@ def test_headless_yes_leaves_the_parent_and_tmp_untouched(workspace: Path, escap
                                                           isolated_home: Path) -> None:
     """Done when: a plan whose command writes to ../ and /tmp leaves both untouched while
     the same run's command writing inside the workspace succeeds. With the sandbox off the
-    same run does write both, so this test can tell the difference."""
+    same run does write both, so this test can tell the difference. Nothing checks
+    inside.txt, so each run ends 'unverified' (exit code 3)."""
     require_sandbox()
     script = workspace.parent / "script.json"
     script.write_text(json.dumps({"replies": phase_script(escape)}),
                       encoding="utf-8")
     done = headless(isolated_home, workspace, script)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr
     assert_confined(workspace, escape)
     assert done.stdout.count("· sandboxed") == 2, done.stdout
     (workspace / "inside.txt").unlink()
     off = headless(isolated_home, workspace, script, "--command-sandbox", "off")
-    assert off.returncode == 0, off.stderr
+    assert off.returncode == 3, off.stderr
     assert off.stdout.count("· not sandboxed") == 2, off.stdout
     assert (workspace.parent / "x.txt").read_text(encoding="utf-8") == "escaped\n"
     assert escape.read_text(encoding="utf-8") == "escaped\n"
