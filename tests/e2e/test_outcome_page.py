@@ -219,7 +219,8 @@ def test_a_draft_and_its_candidate_failing_the_examples_end_the_phase_on_the_fac
     assert count(qtbot, window, ".judge") == count(qtbot, window, ".judge.by-engine") == 1
     assert texts(qtbot, window, ".judge .judge-summary") == [
         "Decided from the facts: leap.py written; 1 of 2 checks of the request's examples "
-        "fails. The draft and its repair both fail it; no further round is run on a guess."]
+        "fails. The draft fails it and no candidate did better; no further round is run on a "
+        "guess."]
     assert [e.status for e in factory.last.of("phase_finished")] == ["incomplete"]
     failing = "◐ Partly done · 1 of 2 checks of the request's examples fails"
     assert texts(qtbot, window, ".summarizer-header .badge") == [failing]

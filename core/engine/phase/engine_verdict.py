@@ -8,7 +8,7 @@ to change files, every task succeeded but the round only read (nothing is writte
 next round writes the files the draft gives — the one-shot call is made then, and no Plan
 call is needed (with no draft files, the judge decides). A request to change files starts
 with that write too: its first round is the draft's files (``first_writes``), with no Plan
-call. (3) That draft round's writes a check still fails after their one repair: the phase
+call. (3) That draft round's writes a check still fails after its candidates: the phase
 ends incomplete, with what fails — further rounds would guess (on the evaluation suite, no
 run passed through a round after such a draft, on either runtime). Anything else — a
 failure, a failing check after a planned write, a question to answer — goes to the judge.
@@ -42,10 +42,11 @@ def engine_verdict(tasks: list[Task], wrote: list[str], failing: list[str],
         if failing and drafted and not broken:
             said = checked or f"a check fails on {', '.join(failing)}"
             return Verdict(user_summary=f"Decided from the facts: {', '.join(wrote)} written; "
-                                        f"{said}. The draft and its repair both fail it; no "
-                                        "further round is run on a guess.",
+                                        f"{said}. The draft fails it and no candidate did "
+                                        "better; no further round is run on a guess.",
                            next_action="end_phase", phase_completed=False,
-                           failed_reason=f"the draft and its repair fail the checks: {said}")
+                           failed_reason=f"the draft fails the checks and no candidate did "
+                                         f"better: {said}")
         if failing or broken:
             return None
         said = f"{', '.join(wrote)} written" + (f"; {checked}" if checked else
