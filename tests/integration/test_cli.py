@@ -159,13 +159,14 @@ def test_an_ambiguous_run_id_lists_the_runs_it_matches(isolated_home: Path,
 
 
 def test_yes_never_says_an_approval_is_needed(tmp_path: Path, isolated_home: Path) -> None:
+    """The command's file is checked by nothing: the run ends 'unverified' (exit code 3)."""
     script = tmp_path / "cmd.json"
     script.write_text(json.dumps(command_script("touch made.txt")), encoding="utf-8")
     ws = tmp_path / "ws"
     ws.mkdir()
     done = main_qt(isolated_home, "--headless", "--yes", "--workspace", str(ws),
                    "--model-script", str(script), "make a file")
-    assert done.returncode == 0, errors(done)
+    assert done.returncode == 3, errors(done)
     assert "needed" not in done.stdout + errors(done)
     assert "  ✓ command approved by --yes: touch made.txt" in done.stdout.splitlines()
     assert (ws / "made.txt").exists()
