@@ -168,7 +168,7 @@ def test_exhausted_script_exits_1_with_a_fallback_summary(tmp_path: Path,
 def command_replies(judged: bool) -> str:
     """A run that makes a file with a command; ``judged``: the judge is asked about the round
     (the command failed; a round that ran cleanly and changed a file is the engine's to
-    decide)."""
+    decide). The one-shot draft, asked first, answers in words, so round 1 is planned."""
     judge = {"tool": "judge_tasks", "arguments": {
         "task_evaluation": [], "completed_tasks": [], "failed_tasks": [1],
         "phase_completion_rate": 0, "phase_completed": False,
@@ -179,6 +179,7 @@ def command_replies(judged: bool) -> str:
             "core_goal": "make a file", "requirements": [], "constraints": [],
             "complexity": "simple", "estimated_phases": 1, "clarification_needed": False,
             "clarification_questions": []}},
+        {"text": "Running touch made.txt makes the file."},
         {"tool": "plan_tool_call", "arguments": {"reasoning": "r", "tasks": [{
             "id": 1, "title": "touch", "description": "d", "tool": "run_command",
             "arguments": {"command": "touch made.txt"}, "priority": 5, "dependencies": []}]}},
@@ -235,13 +236,14 @@ def test_dump_context_writes_each_calls_messages(tmp_path: Path, isolated_home: 
     dump = tmp_path / "dump"
     done = headless(isolated_home, "--headless", "--workspace", str(demo_workspace(tmp_path)),
                     "--model-script", str(DEMO), "--dump-context", str(dump), REQUEST)
-    assert done.returncode == 0
+    assert done.returncode == run_exit_code("completed", recorded_outcome(isolated_home))
     files = sorted(dump.iterdir())
     assert len(files) == 10  # the draft is asked first; the clean write rounds call no judge
     assert files[0].name == "001-request_analyser.json" and files[-1].name.endswith("summarizer.json")
     assert files[2].name == "003-author.json"  # the one-shot draft, before any Plan call
     first = json.loads(files[0].read_text())
-    assert first["messages"][-1]["content"] == REQUEST
+    # the person's words first; the analysis also sees the tools a request may need run first
+    assert first["messages"][-1]["content"].startswith(f"{REQUEST}\n\n---\n")
     assert [t["function"]["name"] for t in first["tools"]] == ["request_analyser"]
     later = json.loads(files[3].read_text())
     assert REQUEST not in json.dumps(later["messages"])
