@@ -69,7 +69,8 @@ def test_a_candidate_that_meets_fewer_examples_leaves_the_draft_and_the_run_says
     assert judged.by_engine and judged.next_action == "end_phase"
     finished = of(events, "phase_finished")[0]
     assert finished.status == "incomplete"
-    assert "no further round is run on a guess" in finished.summary
+    assert "The draft fails it and no candidate did better; no further round is run on a " \
+           "guess." in finished.summary
     assert "1 of 3 checks of the request's examples fails" in finished.summary
     task_done = of(events, "task_finished")[0]
     assert "1 candidate tried: candidate 1: passes 0 of 3 checks; draft: passes 2 of 3 checks " \
