@@ -9,9 +9,10 @@ names, the commands it names. What it names is read by shape, in any language: f
 and names of code (identifiers that are files, functions or commands of the run). A
 requirement that names nothing the run touched concerns the files the run changed (or, for a
 question, what the run read). A command that ran before the change is no evidence that the
-change works. A requirement is ``done`` only with such evidence, in a phase the record shows
-done, and while no check on what it concerns fails; the model's word can lower a status,
-never raise it, and cannot lower it when checks the engine ran on the final files passed.
+change works. A requirement is ``done`` only with such evidence, in the phases that concern
+it (those that changed its files) done by the record, and while no check on what it concerns
+fails; the model's word can lower a status, never raise it, and cannot lower it when checks
+the engine ran on the final files passed.
 """
 
 from __future__ import annotations
@@ -136,13 +137,9 @@ def answer_evidence(records: list[PhaseRecord], several: bool, words: str
 
 def record_entry(requirement: str, records: list[PhaseRecord], state: VerificationState,
                  changes: bool, answered: bool = False, quote: str = "") -> dict[str, Any]:
-    """The engine's own verdict on one requirement, with its evidence."""
+    """The engine's own verdict on one requirement, with its evidence: decided by the phases
+    that concern it (those that changed the files it concerns; every phase when none did)."""
     live = [r for r in records if r.phase.status != "superseded"]
-    statuses = [phase_status(r.phase) for r in live]
-    if any(r.phase.status == "blocked" for r in live) and all(
-            s == "not_attempted" for s in statuses):
-        return {"requirement": requirement, "status": "not_attempted",
-                "evidence": "Its phase was blocked and never ran."}
     several = len(live) > 1
     words = f"{requirement}\n{quote}"
     wrote = changes or any(r.changed_files for r in records)
@@ -151,6 +148,12 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
         has, evidence, files = change_evidence(records, state, several, words)
     else:
         has, evidence = answer_evidence(live, several, words)
+    about = [r for r in live if set(r.changed_files) & set(files)] or live
+    statuses = [phase_status(r.phase) for r in about]
+    if any(r.phase.status == "blocked" for r in about) and all(
+            s == "not_attempted" for s in statuses):
+        return {"requirement": requirement, "status": "not_attempted",
+                "evidence": "Its phase was blocked and never ran."}
     if answered and not changes:
         has, evidence = True, "Answered in the run's final reply. " + evidence
     phases_done = bool(statuses) and all(s == "done" for s in statuses) or answered
