@@ -13,7 +13,7 @@ import pytest
 
 from core.shapes.mcp_server import McpServer
 from tests.support.mcp_servers import ROOT, of_kind, statuses
-from tests.support.script import analysis, judge, plan, run, summary, task
+from tests.support.script import analysis, judge, plan, reading, run, summary, task
 
 
 def free_port() -> int:
@@ -44,7 +44,8 @@ def http_server() -> Iterator[str]:
 
 def test_a_run_calls_a_tool_of_a_streamable_http_server(tmp_path: Path, http_server: str) -> None:
     remote = McpServer("web", http_server, env=(("X-Client", "phasedesk-test"),), approval="auto")
-    replies = [analysis("Echo"), plan(task(1, "web__echo", text="over http")), judge([1]),
+    replies = [analysis("Echo", **reading("question", tools=("web__echo",))),  # no draft
+               plan(task(1, "web__echo", text="over http")), judge([1]),
                summary("Echoed the text over HTTP.")]
     events, model = run(replies, tmp_path, mcp_servers=(remote,))
 
@@ -57,7 +58,8 @@ def test_a_run_calls_a_tool_of_a_streamable_http_server(tmp_path: Path, http_ser
 
 def test_an_unreachable_url_is_a_clear_failure_and_the_run_goes_on(tmp_path: Path) -> None:
     remote = McpServer("gone", f"http://127.0.0.1:{free_port()}/mcp", approval="auto")
-    replies = [analysis("Look"), plan(task(1, "list_files")), judge([1]), summary()]
+    replies = [analysis("Look"), {"text": "There is nothing to change."},  # the draft, in words
+               plan(task(1, "list_files")), judge([1]), summary()]
     events, _ = run(replies, tmp_path, mcp_servers=(remote,), mcp_start_timeout_s=20.0)
 
     failed = of_kind(events, "mcp_server")
