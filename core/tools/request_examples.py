@@ -7,7 +7,6 @@ the workspace.
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import json
 import shlex
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from core.tools import scratch
 from core.shapes.reading import Example
+from core.tools.code_in_text import defined_functions
 from core.tools.test_runs import TestRun
 
 __all__ = ["Example", "ExampleRun", "examples_for", "run_examples"]
@@ -41,16 +41,6 @@ class ExampleRun(TestRun):
         if not self.failed:
             return f"the request's {total} examples give what it says"
         return f"{self.failed} of the request's {total} examples give something else"
-
-
-def defined_functions(source: str) -> set[str]:
-    """The names of the functions ``source`` defines at its top level."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return set()
-    return {node.name for node in tree.body
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
 def examples_for(source: str, examples: tuple[Example, ...]) -> tuple[Example, ...]:

@@ -15,6 +15,7 @@ import os
 import re
 import shlex
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,22 +37,25 @@ def is_test_file(path: str) -> bool:
     return bool(TEST_FILE.match(parts[-1])) or (parts[-1].endswith(".py") and "tests" in parts[:-1])
 
 
-def has_tests(workspace: Path) -> bool:
-    """Whether the workspace holds Python tests (a bounded scan that skips the tools'
-    skipped folders and what the ignore files exclude)."""
+def _entries(workspace: Path) -> Iterator[os.DirEntry[str]]:
+    """The workspace's entries, folders before what they hold, within ``SCAN_LIMIT`` (the
+    tools' skipped folders and what the ignore files exclude left out)."""
     gate = Gate(workspace)
     seen = 0
     folders = [gate.root]
     while folders and seen < SCAN_LIMIT:
         for entry in gate.entries(folders.pop()):
             seen += 1
+            yield entry
             if entry.is_dir(follow_symlinks=False):
-                if entry.name == "tests":
-                    return True
                 folders.append(Path(entry.path))
-            elif TEST_FILE.match(entry.name):
-                return True
-    return False
+
+
+def has_tests(workspace: Path) -> bool:
+    """Whether the workspace holds Python tests (a bounded scan that skips the tools'
+    skipped folders and what the ignore files exclude)."""
+    return any(entry.name == "tests" if entry.is_dir(follow_symlinks=False)
+               else bool(TEST_FILE.match(entry.name)) for entry in _entries(workspace))
 
 
 @dataclass(frozen=True)
@@ -81,21 +85,17 @@ def _venv_python(workspace: Path) -> str:
 def _pytest_style(workspace: Path) -> bool:
     """Whether a test module of the workspace is written for pytest (plain test functions or
     an import of pytest), not only unittest's classes."""
-    gate = Gate(workspace)
-    seen = 0
-    folders = [gate.root]
-    while folders and seen < SCAN_LIMIT:
-        for entry in gate.entries(folders.pop()):
-            seen += 1
-            if entry.is_dir(follow_symlinks=False):
-                folders.append(Path(entry.path))
-            elif is_test_file(Path(entry.path).relative_to(gate.root).as_posix()):
-                try:
-                    text = Path(entry.path).read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                if PYTEST_STYLE.search(text[:200_000]):
-                    return True
+    root = Gate(workspace).root
+    for entry in _entries(workspace):
+        if entry.is_dir(follow_symlinks=False) or not is_test_file(
+                Path(entry.path).relative_to(root).as_posix()):
+            continue
+        try:
+            text = Path(entry.path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if PYTEST_STYLE.search(text[:200_000]):
+            return True
     return False
 
 

@@ -25,7 +25,8 @@ from core.engine.verification.state import Check, VerificationState, digest, ver
 from core.shapes.reading import Example, Rename
 from core.shapes.task import Task
 from core.tools.code_checks import is_python
-from core.tools.request_examples import ExampleRun, defined_functions, examples_for, run_examples
+from core.tools.code_in_text import defined_functions
+from core.tools.request_examples import ExampleRun, examples_for, run_examples
 from core.tools.snapshots import snapshot
 from core.tools.test_runs import read_counts, run_tests
 from core.tools.workspace_tests import has_tests, is_tests_command
