@@ -16,6 +16,8 @@ from collections import OrderedDict
 
 from pathspec import GitIgnoreSpec
 
+from core import secrets
+
 SECRET_NAMES = ("*.env", ".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_dsa*",
                 "id_ecdsa*", "id_ed25519*", "*.p12", "*.pfx", "*.jks", "*.keystore",
                 "credentials*.json", "client_secret*.json", "service-account*.json",
@@ -56,6 +58,28 @@ def found_secret(name: str, text: str) -> str:
         if len(_found) > CACHED:
             _found.popitem(last=False)
     return kind
+
+
+def held_lines(text: str, name: str = "output.txt") -> str:
+    """``text`` (a command's or a tool's output) with every line on which ``detect-secrets``
+    finds a credential, or that holds an API key (``core.secrets``: a known one, or the shape
+    of one), replaced by a line saying it was held back, and its kind."""
+    if not text.strip():
+        return text
+    from detect_secrets.core.scan import _process_line_based_plugins
+
+    with _lock:
+        _configure()
+        lines = text.splitlines()
+        found = {secret.line_number: secret.type for secret in _process_line_based_plugins(
+            lines=list(enumerate(lines, start=1)), filename=name)}
+    found.update({number: "API key" for number, line in enumerate(lines, start=1)
+                  if number not in found and secrets.redact(line) != line})
+    if not found:
+        return text
+    held = [f"[held back: looks like a secret ({found[number]})]" if number in found else line
+            for number, line in enumerate(lines, start=1)]
+    return "\n".join(held) + ("\n" if text.endswith("\n") else "")
 
 
 def _scan(name: str, text: str) -> str:

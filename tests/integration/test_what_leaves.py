@@ -230,3 +230,18 @@ def test_a_refusal_sends_nothing_and_ends_the_run(ws: Path, use_phase_task: bool
     again, _ = run({"free": [{"text": "Port 8000."}]}, ws, "Which port?", "once", REMOTE,
                    use_phase_task=use_phase_task)
     assert [e.action for e in of(again, "approval_requested")] == ["send"]  # asked again
+
+
+def test_a_commands_output_holds_back_the_lines_that_look_like_secrets(ws: Path) -> None:
+    """``cat .env`` is not read through the gate: its output is, line by line, before the
+    model or the page sees it."""
+    events, model = run({
+        "text": [{"text": "It uses PORT from config.py."}],
+        "plan_tool_call": [plan(task(1, "run_command", command="cat .env config.py"))],
+        "judge_tasks": [judge([1])],
+    }, ws, "Show me the settings.", decision="approve", command_approval="auto")
+    assert_nothing_leaked(model)
+    [command] = [e for e in of(events, "task_finished") if e.tool == "run_command"]
+    assert command.status == "done"
+    assert "[held back: looks like a secret" in command.result and "PORT = 8000" in command.result
+    assert OPENAI_KEY not in command.result and GITHUB_TOKEN not in command.result

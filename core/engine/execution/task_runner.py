@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from typing import Callable
 
 from core.approval import ApprovalBroker
@@ -27,8 +28,10 @@ from core.engine.execution.scheduler import schedule
 from core.engine.stages.caller import assistant_calls, tool_message
 from core.events import Event, SandboxMark, TaskFinished, TaskStarted
 from core.llm.base import Message, ToolCall
+from core.shapes.mcp_server import SEPARATOR
 from core.shapes.task import Task
 from core.tools.base import ApprovalAction, RunState, ToolContext, ToolManager, ToolResult
+from core.tools.secret_files import held_lines
 
 UI_RESULT_CAP = 200_000
 MODEL_RESULT_CAP = 4_000
@@ -94,7 +97,11 @@ class TaskRunner:
             if task.tool == WRITE and "content" not in task.arguments:
                 return ToolResult(False, error="write_file needs an instruction: say what the "
                                                "file must contain or what must change")
-            return await self.tools.execute(task.tool, task.arguments, ctx)
+            result = await self.tools.execute(task.tool, task.arguments, ctx)
+            if task.tool == "run_command" or SEPARATOR in task.tool:  # not read through the gate
+                result = replace(result, output=await asyncio.to_thread(held_lines, result.output),
+                                 error=await asyncio.to_thread(held_lines, result.error))
+            return result
         if self.authoring is None:
             return ToolResult(False, error="authored writes are not available here")
         path = str(task.arguments.get("path", ""))
