@@ -3,7 +3,8 @@ runs (no model, no network), each screenshot taken once its page shows what it i
 
     .venv/bin/python scripts/screenshots.py [OUT_DIR]
 
-Writes succeeded-run.png, partial-run.png, write-approval.png and settings.png. Without a
+Writes succeeded-run.png, partial-run.png, candidates.png (the partial run's write and the
+versions it weighed), write-approval.png and settings.png. Without a
 display it draws offscreen (``QT_QPA_PLATFORM=offscreen``); under Xvfb it uses the X server.
 It works in a throwaway app home and workspace: the person's history and settings are not
 touched. The scripted replies come from ``tests/support/script.py``, so they follow the
@@ -34,7 +35,7 @@ SIZE = (1280, 1100)
 
 def _scripts() -> list[list[dict[str, Any]]]:
     """The three runs' model replies: a verified change, a partly done one (the draft and its
-    repair both miss an example), a write that waits for approval."""
+    two candidates each miss an example), a write that waits for approval."""
     from tests.support.script import analysis, authored, reading, summary
 
     said = [{"requirement": f"{call} is {value}", "quote": f"{call} is {value}"}
@@ -50,6 +51,7 @@ def _scripts() -> list[list[dict[str, Any]]]:
                      "every 4th year, except centuries not divisible by 400.",
                      highlights=["Both examples of the request pass"])],
             [leap, authored(WRONG, "leap.py"), authored(WRONG, "leap.py"),
+             authored("def is_leap(year):\n    return False\n", "leap.py"),
              summary("## is_leap partly done\n\nis_leap counts every 4th year but misses the "
                      "century rule, so is_leap(1900) is still True.",
                      highlights=["is_leap(2000) is right", "is_leap(1900) is still wrong"])],
@@ -104,7 +106,7 @@ async def _run(window: Any, request: str, approve: bool = False) -> None:
 
 
 async def take(window: Any, out: Path, workspace: Path) -> None:
-    """Take the four screenshots into ``out`` (the runs work in ``workspace``)."""
+    """Take the five screenshots into ``out`` (the runs work in ``workspace``)."""
     from ui.settings_dialog import SettingsDialog
 
     while not window.bridge.is_ready:
@@ -114,6 +116,9 @@ async def take(window: Any, out: Path, workspace: Path) -> None:
     (workspace / "leap.py").write_text(STUB, encoding="utf-8")
     await _run(window, LEAP_ASK)
     await _shot(window, out / "partial-run.png", ".message-summarizer")
+    await _page(window, "(() => { document.querySelectorAll('.candidates details')"
+                        ".forEach((d, n) => { d.open = n === 2; }); return 1; })()")
+    await _shot(window, out / "candidates.png", ".task .candidates-line", "center")
     window.settings = dataclasses.replace(window.settings, write_approval="ask")
     await _run(window, PORT_ASK, approve=True)
     await _shot(window, out / "write-approval.png", ".approval")
@@ -166,7 +171,8 @@ def main(argv: list[str]) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     settings = config.from_mapping({"workspace": str(workspace), "think_stage": "never",
-                                    "write_approval": "auto"}, config.Settings())
+                                    "write_approval": "auto", "candidates": 2},
+                                   config.Settings())
     window = MainWindow(settings, Scripted())
     window.resize(*SIZE)
     window.show()

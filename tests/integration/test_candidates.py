@@ -80,6 +80,9 @@ def test_a_candidate_that_breaks_a_check_the_draft_passed_is_never_kept(tmp_path
                      summary("signs.py now has sign.")], ws, request=ASK, candidates=1)
     assert (ws / "signs.py").read_text() == POSITIVE_ONLY
     assert versions(events) == [("draft", 1, True), ("candidate 1", 2, False)]
+    write = [t for t in of(events, "task_finished") if t.tool == "write_file"][0]
+    assert write.candidates[1]["line"] == ("candidate 1: passes 2 of 3 checks, fails one the "
+                                           "first version passed")
     assert of(events, "run_finished")[0].outcome == "partial"
 
 

@@ -70,26 +70,34 @@ class Tried:
         runs = [run for run in (self.evidence.ran_tests, self.evidence.ran_examples) if run]
         return sum(r.passed for r in runs), sum(r.passed + r.failed for r in runs)
 
-    def line(self, kept: bool) -> str:
-        """"candidate 2: passes 3 of 3 checks (kept)"."""
+    def line(self, kept: bool, breaks: bool = False) -> str:
+        """"candidate 2: passes 3 of 3 checks (kept)"; ``breaks``: it fails a check the first
+        version passed."""
         if self.content is None:
             return f"{self.source}: no file ({self.problem})"
         if self.evidence is None or not self.evidence.parses:
             return f"{self.source}: does not parse"
         passed, total = self.counts()
-        return f"{self.source}: passes {passed} of {total} checks" + (" (kept)" if kept else "")
+        return (f"{self.source}: passes {passed} of {total} checks"
+                + (", fails one the first version passed" if breaks else "")
+                + (" (kept)" if kept else ""))
 
 
-def tried_card(tried: Tried, kept: bool, before: str | None, path: str) -> dict[str, object]:
-    """One version of the file at ``path`` as the task card lists it: its line, counts and
-    diff from the file as it was."""
+def tried_card(tried: Tried, kept: bool, before: str | None, path: str,
+               first: Tried | None = None) -> dict[str, object]:
+    """One version of the file at ``path`` as the task card lists it: its line (saying when it
+    fails a check ``first`` passed), counts and diff from the file as it was."""
     passed, total = tried.counts()
+    breaks = first is not None and tried is not first and tried.evidence is not None \
+        and first.evidence is not None and tried.evidence.parses \
+        and not failed_checks(tried.evidence) <= failed_checks(first.evidence)
     diff = ""
     if tried.content is not None:
         diff = "".join(difflib.unified_diff((before or "").splitlines(keepends=True),
                                             tried.content.splitlines(keepends=True),
                                             "before", tried.source))
-    return {"source": tried.source, "path": path, "line": tried.line(kept), "passed": passed,
+    return {"source": tried.source, "path": path, "line": tried.line(kept, breaks),
+            "passed": passed,
             "total": total, "kept": kept, "diff": diff[:20_000]}
 
 
@@ -182,7 +190,7 @@ async def sampled(stage: Sampler, first: Candidate, record: FileRecord,
     tried = await sample(count, stage.parallel, ask)
     own = Tried(first.source, first.content, first.evidence)
     chosen = best_of(own, tried)
-    listed = tuple(tried_card(t, t is chosen, old, rel) for t in [own, *tried])
+    listed = tuple(tried_card(t, t is chosen, old, rel, own) for t in [own, *tried])
     if chosen is own or chosen.content is None or chosen.evidence is None:
         return replace(first, tried=listed)
     return Candidate(rel, chosen.content, "", old, "candidate", False, chosen.evidence,
