@@ -75,6 +75,10 @@ def test_credentials_in_text_are_found_by_detect_secrets() -> None:
     key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n"
     assert found_secret("notes.txt", key) == "Private Key"
     assert found_secret("app.py", 'PORT = 8000\nNAME = "abc123def"\nHOST = "8.8.8.8"\n') == ""
+    # a hash or a hex id in code is no credential (HumanEval's string_to_md5, hex_key)
+    assert found_secret("md5.py", ">>> string_to_md5('Hello world') == "
+                                  "'3e25960a79dbc69b674cd4ec67a72c62'\n") == ""
+    assert found_secret("hex_key.py", 'For num = "123456789ABCDEF0" the output is 6.\n') == ""
 
 
 def test_an_approved_secret_is_let_out_and_the_ledger_names_what_went(tmp_path: Path) -> None:
