@@ -112,16 +112,17 @@ def test_python_that_does_not_parse_is_never_reported_done(ws: Path) -> None:
     events, model = run([
         analysis("Implement slugify in textutils.py", **CHANGE),
         authored("def slugify(text):\n    return text.lower(\n"),  # the draft: the first round
+        authored("def slugify(text):\n    return text.lower(\n"),  # its one candidate, no better
         judge([1]),  # the judge calls it done; the record says otherwise
         think(False, False),  # and Think settles it
         summary("## Done\n\nslugify is implemented."),
-    ], ws, request="Implement slugify in textutils.py", max_rounds_per_phase=1)
+    ], ws, request="Implement slugify in textutils.py", max_rounds_per_phase=1, candidates=1)
     write = of(events, "task_finished")[0]
     assert write.status == "failed" and "not valid Python" in write.error
     assert "line 2" in write.error
     assert (ws / "textutils.py").read_text() == STUB
     assert [e.stage for e in of(events, "llm_call")] == [
-        "request_analyser", "author", "judge", "think", "summarizer"]  # no repair call
+        "request_analyser", "author", "author", "judge", "think", "summarizer"]  # no repair call
     assert model.remaining == 0 and events[-1].outcome == "failed"
 
 

@@ -163,3 +163,15 @@ def test_stop_cancels_the_candidates_still_out(tmp_path: Path) -> None:
     assert (ws / "signs.py").read_text() == STUB  # nothing written after the Stop
     assert of(events, "summary")  # the summary still comes
     assert sorted(seen) == [2, 3, 4, 5]
+
+
+def test_a_draft_that_does_not_parse_gets_candidates_and_one_that_parses_is_kept(
+        tmp_path: Path) -> None:
+    ws = files_workspace(tmp_path, {"signs.py": STUB})
+    broken = "def sign(n):\n    return (n > 0) - (n < 0\n"
+    events, _ = run([read(), authored(broken, "signs.py"), authored(broken, "signs.py"),
+                     authored(TWO_OF_THREE, "signs.py"), summary("signs.py now has sign.")],
+                    ws, request=ASK, candidates=2)
+    assert (ws / "signs.py").read_text() == TWO_OF_THREE
+    assert versions(events) == [("draft", 0, False), ("candidate 1", 0, False),
+                                ("candidate 2", 2, True)]

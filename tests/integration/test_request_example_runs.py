@@ -73,8 +73,8 @@ def test_a_candidate_that_meets_fewer_examples_leaves_the_draft_and_the_run_says
            "guess." in finished.summary
     assert "1 of 3 checks of the request's examples fails" in finished.summary
     task_done = of(events, "task_finished")[0]
-    assert "1 candidate tried: candidate 1: passes 0 of 3 checks; draft: passes 2 of 3 checks " \
-           "(kept)" in task_done.result
+    assert "1 candidate tried: candidate 1: passes 0 of 3 checks, fails one the first version " \
+           "passed; draft: passes 2 of 3 checks (kept)" in task_done.result
     final = of(events, "summary")[0]
     assert (final.verification, final.verification_line) == (
         "failing", "1 of 3 checks of the request's examples fails")

@@ -2,10 +2,11 @@
 samples of the same prompt at a higher temperature, each checked as the first was, and the
 one the checks prefer.
 
-The checks are the engine's own (``evidence``): the workspace's tests, the request's examples,
-a test command. A candidate is eligible only when it parses and fails no check the first
-version passed; of those, the one that passes the most checks is kept, and only when it
-passes more than the first: the first version wins a tie, then the earlier candidate. The
+The checks are the engine's own (``evidence``): whether the file parses, the workspace's tests,
+the request's examples, a test command. A candidate is eligible only when it parses and fails
+no check the first version passed; of those, the one that passes the most checks is kept, and
+only when it passes more than the first (any that parses, when the first does not): the first
+version wins a tie, then the earlier candidate. The
 samples go out together, up to the endpoint's parallel capacity; Stop cancels those still out.
 """
 
@@ -123,24 +124,28 @@ def failed_checks(evidence: Evidence) -> set[str]:
 
 
 def runs_checks(evidence: Evidence) -> bool:
-    """Whether a check the candidates can be weighed by ran on this version and failed."""
+    """Whether a check the candidates can be weighed by ran on this version and failed, or the
+    version does not even parse (a candidate that parses is better)."""
     tests, examples = evidence.ran_tests, evidence.ran_examples
-    return bool(tests and tests.failed) or bool(examples and examples.failed)
+    return not evidence.parses or bool(tests and tests.failed) \
+        or bool(examples and examples.failed)
 
 
 def best_of(first: Tried, tried: list[Tried]) -> Tried:
-    """The version to keep (see the module's docstring)."""
+    """The version to keep (see the module's docstring); a first version that does not parse
+    passes no check, so any candidate that parses beats it."""
     assert first.evidence is not None
+    parses = first.evidence.parses
     broken_before = failed_checks(first.evidence)
     best = first
     for candidate in tried:
         evidence = candidate.evidence
         if candidate.content is None or evidence is None or not evidence.parses:
             continue
-        if not failed_checks(evidence) <= broken_before:
+        if parses and not failed_checks(evidence) <= broken_before:
             continue  # it breaks a check the first version passed
-        if candidate.counts()[0] > best.counts()[0]:  # a tie keeps the earlier
-            best = candidate
+        if best is first and not parses or candidate.counts()[0] > best.counts()[0]:
+            best = candidate  # a tie keeps the earlier
     return best
 
 
