@@ -104,6 +104,7 @@ async def main(args: argparse.Namespace) -> int:
                 if out:
                     out.write(json.dumps({**rows[-1], "reading": result["reading"]},
                                          ensure_ascii=False) + "\n")
+                    out.flush()
     finally:
         if out:
             out.close()
