@@ -1,8 +1,11 @@
 """The model's reading of a request, checked item by item without knowing the request's
 language; what fails a check is dropped, with the reason.
 
-- A quote must occur in the request (whitespace and case aside); an item whose quote does not
-  is dropped. An example's quote may also come from the file it is about.
+- A quote must occur in the request (whitespace, case and the punctuation at its ends aside);
+  an item whose quote does not is dropped. An example's quote may also come from the file it
+  is about. A file's quote may instead hold the file's name with at least ``CONTEXT``
+  characters of the request's own text around it (a small model often wraps the words it
+  quotes in words of its own: "The request states: 'Füge in mathtools.py eine Funktion …'").
 - A file must occur in the request or the workspace: a file to change or only to read exists
   (a folder may be read or forbidden); a file to create does not exist yet (one that exists is
   a file to change), and the request writes its name; ``*`` forbids every file.
@@ -32,16 +35,49 @@ RAISES = re.compile(r"^(?P<call>.+?)\s+raises\s+(?P<name>[A-Za-z_]\w*)\s*$")
 ASSERT = re.compile(r"^\s*assert\s+")
 
 
+CONTEXT = 12  # characters of the request's text beside a file's name that ground its quote
+ENDS = "\"'`“”‘’「」『』«».,;:!?。，、；：！？…"
+
+
 def squeezed(text: str) -> str:
-    """``text`` without whitespace, quote marks at its ends, in lower case (how quotes are
-    compared)."""
-    return "".join(text.split()).strip("\"'`“”‘’「」『』«»").casefold()
+    """``text`` without whitespace, quote marks and punctuation at its ends, in lower case (how
+    quotes are compared)."""
+    return "".join(text.split()).strip(ENDS).casefold()
 
 
 def quoted(quote: str, *sources: str) -> bool:
     """Whether ``quote`` is empty or occurs in one of ``sources`` (see ``squeezed``)."""
     wanted = squeezed(quote)
     return not wanted or any(wanted in squeezed(source) for source in sources)
+
+
+def _starts(text: str, part: str) -> list[int]:
+    return [i for i in range(len(text)) if text.startswith(part, i)]
+
+
+def context_around(quote: str, source: str, name: str) -> int:
+    """How many characters beside ``name`` the quote and the source share: the longest run of
+    ``quote`` through an occurrence of ``name`` that ``source`` also holds through one of its
+    own (compared as ``squeezed`` text), less the name itself."""
+    q, s, n = squeezed(quote), squeezed(source), "".join(name.split()).casefold()
+    best = 0
+    for qi in _starts(q, n):
+        for si in _starts(s, n):
+            left = 0
+            while left < min(qi, si) and q[qi - left - 1] == s[si - left - 1]:
+                left += 1
+            right, qe, se = 0, qi + len(n), si + len(n)
+            while qe + right < len(q) and se + right < len(s) and q[qe + right] == s[se + right]:
+                right += 1
+            best = max(best, left + right)
+    return best
+
+
+def file_quoted(quote: str, words: str, path: str) -> bool:
+    """Whether a file item's ``quote`` grounds it in the request ``words``: it occurs there, or
+    it holds ``path`` with at least ``CONTEXT`` characters of the request around it."""
+    return quoted(quote, words) or (
+        path != EVERY_FILE and context_around(quote, words, path) >= CONTEXT)
 
 
 def check_reading(raw: Mapping[str, Any], words: str, workspace: WorkspaceFacts,
@@ -108,7 +144,7 @@ def _files(items: list[Any], words: str, workspace: WorkspaceFacts, dropped: lis
             str(item.get("quote", ""))
         if not path or role not in roles:
             continue
-        if not quoted(quote, words):
+        if not file_quoted(quote, words, path):
             dropped.append(f"{path} ({role}): its quote \"{quote[:80]}\" is not in the request")
             continue
         if role == "forbid" and path == EVERY_FILE:

@@ -65,6 +65,33 @@ def test_the_models_files_are_kept_when_the_request_and_workspace_bear_them_out(
     assert any("is not in the request" in d and "config.py (read)" in d for d in reading.dropped)
 
 
+def test_a_files_quote_wrapped_in_the_models_words_holds_when_the_request_is_around_its_name(
+        tmp_path: Path) -> None:
+    """Quotes the embedded model gave for the suite's add-is-prime request in German, Russian
+    and Japanese: the request's own words around the file's name ground the item, a trailing
+    full stop is no reason to drop it, and the name alone with words of the model's is not
+    enough."""
+    ws = workspace(tmp_path, {"mathtools.py": '"""Number helpers."""\n'})
+    de = ("Füge in mathtools.py eine Funktion is_prime(n) hinzu, die True zurückgibt. Lege "
+          "außerdem test_mathtools.py mit unittest-Tests für is_prime an.")
+    reading = read(ws, de, {"kind": "change", "files": [
+        {"path": "mathtools.py", "role": "change",
+         "quote": "The request states: 'Füge in mathtools.py eine Funktion is_prime(n) hinzu, die T"},
+        {"path": "test_mathtools.py", "role": "create",
+         "quote": "The named file test_mathtools.py (for reference)"}]})
+    assert reading.change == ("mathtools.py",) and reading.create == ()
+    assert any("test_mathtools.py (create): its quote" in d for d in reading.dropped)
+    ru = "Также создай test_mathtools.py с тестами на unittest для is_prime и убедись, что они проходят."
+    reading = read(ws, ru, {"kind": "change", "files": [
+        {"path": "test_mathtools.py", "role": "create",
+         "quote": "Создай test_mathtools.py с тестами на unittest для is_prime."}]})
+    assert reading.create == ("test_mathtools.py",)
+    ja = "また、is_primeをテストするunittestのテストを書いたtest_mathtools.pyを作成してください。"
+    reading = read(ws, ja, {"kind": "change", "files": [
+        {"path": "test_mathtools.py", "role": "create", "quote": "test_mathtools.py ファイルを作成する"}]})
+    assert reading.create == () and reading.dropped
+
+
 def test_a_file_that_exists_is_changed_not_created_and_a_question_with_files_is_both(
         tmp_path: Path) -> None:
     ws = workspace(tmp_path, {"setup.cfg": "version = 2.7.1\n"})
