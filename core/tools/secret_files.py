@@ -63,9 +63,11 @@ def found_secret(name: str, text: str) -> str:
 
 
 def held_lines(text: str, name: str = "output.txt") -> str:
-    """``text`` (a command's or a tool's output) with every line on which ``detect-secrets``
-    finds a credential, or that holds an API key (``core.secrets``: a known one, or the shape
-    of one), replaced by a line saying it was held back, and its kind."""
+    """``text`` (a command's or a tool's output) with every API key redacted in place
+    (``core.secrets``: a known one, or the shape of one), then every line on which
+    ``detect-secrets`` finds a credential replaced by a line saying it was held back, and its
+    kind."""
+    text = secrets.redact(text)
     if not text.strip():
         return text
     from detect_secrets.core.scan import _process_line_based_plugins
@@ -75,8 +77,6 @@ def held_lines(text: str, name: str = "output.txt") -> str:
         lines = text.splitlines()
         found = {secret.line_number: secret.type for secret in _process_line_based_plugins(
             lines=list(enumerate(lines, start=1)), filename=name)}
-    found.update({number: "API key" for number, line in enumerate(lines, start=1)
-                  if number not in found and secrets.redact(line) != line})
     if not found:
         return text
     held = [f"[held back: looks like a secret ({found[number]})]" if number in found else line

@@ -28,7 +28,6 @@ from core.engine.execution.scheduler import schedule
 from core.engine.stages.caller import assistant_calls, tool_message
 from core.events import Event, SandboxMark, TaskFinished, TaskStarted
 from core.llm.base import Message, ToolCall
-from core.secrets import redact
 from core.shapes.mcp_server import SEPARATOR
 from core.shapes.task import Task
 from core.tools.base import ApprovalAction, RunState, ToolContext, ToolManager, ToolResult
@@ -100,9 +99,8 @@ class TaskRunner:
                                                "file must contain or what must change")
             result = await self.tools.execute(task.tool, task.arguments, ctx)
             if task.tool == "run_command" or SEPARATOR in task.tool:  # not read through the gate
-                result = replace(  # a known key is redacted in place, then suspect lines held
-                    result, output=await asyncio.to_thread(held_lines, redact(result.output)),
-                    error=await asyncio.to_thread(held_lines, redact(result.error)))
+                result = replace(result, output=await asyncio.to_thread(held_lines, result.output),
+                                 error=await asyncio.to_thread(held_lines, result.error))
             return result
         if self.authoring is None:
             return ToolResult(False, error="authored writes are not available here")
