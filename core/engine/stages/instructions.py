@@ -25,7 +25,9 @@ ANALYSER_SYSTEM = (
     "only for an answer, both when it asks for both. files: each file or folder the request "
     "names or clearly means, with role change (an existing file it asks to modify), create (a "
     "new file it asks to write), read (a file it only uses as input) or forbid (a file it says "
-    "not to touch; path \"*\" when it says to change no file), and quote. examples: each "
+    "not to touch; path \"*\" when it says to change no file), and quote: the request's own "
+    "words that name it (for \"Fix the bug in parser.py and keep the tests\": \"Fix the bug in "
+    "parser.py\"), never the files' text shown after the request. examples: each "
     "example of a function's input and result that the request or the named file states, "
     "written as one line of Python with literal values: f(2, 3) == 5, or f(\"x\") raises "
     "ValueError; quote: the words it comes from. renames: each name the request renames "
@@ -122,12 +124,15 @@ def analyser_user(request: str, previous: dict[str, Any] | None, files: dict[str
         f"{json.dumps(previous, ensure_ascii=False)}\n\n"
         f"The person answered the clarification questions:\n{request}")
     left = ANALYSED_FILE_CHARS
+    if files:
+        text += ("\n\n---\nNot part of the request (never quote it): the current text of the "
+                 "files it names, for reference.")
     for path, content in (files or {}).items():
         if left <= 0:
             break
         shown = content[:left]
         left -= len(shown)
-        text += f"\n\n---\nThe named file {path} (for reference):\n{shown}"
+        text += f"\n\n=== {path} ===\n{shown}"
     if tools:
         text += "\n\n---\nTools the request may need run first: " + ", ".join(tools)
     return text
