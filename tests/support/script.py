@@ -37,7 +37,7 @@ def reading(kind: str = "change", *, change: tuple[str, ...] = (), create: tuple
              for role, paths in (("change", change), ("create", create), ("read", read),
                                  ("forbid", forbid)) for path in paths]
     fields: dict[str, Any] = {"kind": kind, "files": files,
-                              "examples": [{"code": code, "quote": said.get(code, "")}
+                              "examples": [{**example_item(code), "quote": said.get(code, "")}
                                            for code in examples]}
     if renames:
         fields["renames"] = [{"old": old, "new": new, "quote": said.get(old, "")}
@@ -45,6 +45,16 @@ def reading(kind: str = "change", *, change: tuple[str, ...] = (), create: tuple
     if tools:
         fields["tools"] = [{"name": name, "quote": said.get(name, "")} for name in tools]
     return fields
+
+
+def example_item(code: str) -> dict[str, str]:
+    """An example written as code (``f(1) == 2``, ``f("x") raises ValueError``) as the
+    analysis schema's call and result."""
+    for mark, prefix in ((" == ", ""), (" raises ", "raises ")):
+        if mark in code:
+            call, _, result = code.partition(mark)
+            return {"call": call, "result": prefix + result}
+    return {"call": code, "result": ""}
 
 
 def phases(*specs: tuple[int, str, list[int]] | tuple[int, str, list[int], int],

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from core.engine.reading.check import check_reading
+from core.engine.reading.check import check_reading, example_code
 from core.shapes.reading import Reading
 from core.tools.code_in_text import code_examples, file_names
 from core.tools.reading_facts import WorkspaceFacts, named_texts, workspace_facts
@@ -33,7 +33,7 @@ def listed_paths(raw: Mapping[str, Any]) -> list[str]:
     items = raw.get("files") or []
     return [str(item.get("path", "")).strip().strip("`\"'").removeprefix("./")
             for item in items if isinstance(item, Mapping)] + file_names(
-        " ".join(str(item.get("code", "")) for item in raw.get("examples") or []
+        " ".join(example_code(item) for item in raw.get("examples") or []
                  if isinstance(item, Mapping)))
 
 

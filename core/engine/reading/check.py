@@ -197,7 +197,7 @@ def _examples(items: list[Any], words: str, sources: list[str], functions: set[s
         if isinstance(item, Example):
             example, quote = item, ""
         elif isinstance(item, Mapping):
-            code, quote = str(item.get("code", "")), str(item.get("quote", ""))
+            code, quote = example_code(item), str(item.get("quote", ""))
             example = parse_example(code)
             if example is None:
                 dropped.append(f"example `{code[:80]}`: not a call of a function with literal "
@@ -235,6 +235,18 @@ def parse_example(code: str) -> Example | None:
             return None
         return example_of(ast.get_source_segment(text, node.left) or "", expected)
     return None
+
+
+def example_code(item: Mapping[str, Any]) -> str:
+    """An example item as one line of code: ``call == result``, ``call raises Error``, or the
+    call alone where it already holds the comparison (or no result is given)."""
+    call = str(item.get("call", item.get("code", ""))).strip()
+    result = str(item.get("result", "")).strip()
+    if not result or "==" in call or " raises " in call:
+        return call
+    if result.startswith("raises "):
+        return f"{call} {result}"
+    return f"{call} == {result}"
 
 
 def _unfounded(example: Example, quote: str, words: str, sources: list[str],

@@ -31,9 +31,13 @@ READING: dict[str, Any] = {
         "required": ["path", "role", "quote"]}},
     "examples": {"type": "array", "maxItems": 8, "items": {
         "type": "object", "properties": {
-            "code": {"type": "string", "maxLength": 160},
+            "call": {"type": "string", "maxLength": 120,
+                     "description": "The call with literal arguments: f(2, 3)."},
+            "result": {"type": "string", "maxLength": 80,
+                       "description": "What it gives, a Python literal (5), or raises "
+                                      "ValueError."},
             "quote": _quote(100)},
-        "required": ["code", "quote"]}},
+        "required": ["call", "result", "quote"]}},
     "renames": {"type": "array", "maxItems": 4, "items": {
         "type": "object", "properties": {
             "old": {"type": "string", "maxLength": 80},
@@ -51,6 +55,14 @@ READING_REQUIRED = ["kind", "files", "examples"]
 
 def raw_reading(args: Mapping[str, Any]) -> dict[str, Any]:
     """The reading fields an analysis reply gives ({} for none); ``SchemaError`` when one has
-    the wrong shape."""
-    return {key: coerce(args[key], schema, f"$.{key}") for key, schema in READING.items()
-            if key in args}
+    the wrong shape. An example written whole as ``code`` (replies recorded before examples
+    had ``call`` and ``result``) is taken as its call."""
+    given = dict(args)
+    if isinstance(given.get("examples"), list):
+        given["examples"] = [{"call": item["code"], "result": "", **item}
+                             if isinstance(item, Mapping) and "code" in item
+                             and "call" not in item else item
+                             for item in given["examples"]]
+    return {key: coerce(given[key], schema, f"$.{key}") for key, schema in READING.items()
+            if key in given}
+

@@ -9,6 +9,7 @@ import pytest
 
 from core.engine.execution.kept_inputs import KeptInputs
 from core.engine.reading import read_request
+from core.engine.stages.reading_schema import raw_reading
 from core.tools.reading_facts import workspace_facts
 from core.tools.code_in_text import file_names, named_files
 from core.shapes.reading import Example, Rename
@@ -133,6 +134,27 @@ def test_an_example_is_kept_only_when_its_values_and_function_are_there(tmp_path
     assert "is_leap is not defined in the files the request names" in dropped
     assert "its quote \"1997 is not a leap year\" is not in the request" in dropped
     assert "leap_year(x)" in dropped
+
+
+def test_an_example_given_as_call_and_result_is_checked_as_one_line(tmp_path: Path) -> None:
+    """The schema's call and result, as the model fills them for a request that states its
+    examples in words ("X得到Y"); a reply recorded with the whole line as ``code`` still
+    reads."""
+    ws = workspace(tmp_path, {"naming.py": "def to_snake_case(name):\n    raise NotImplementedError\n"})
+    words = '在naming.py中实现to_snake_case(name)："parseHttpRequest"得到"parse_http_request"，""得到""。'
+    raw = raw_reading({"kind": "change", "files": [], "examples": [
+        {"call": 'to_snake_case("parseHttpRequest")', "result": '"parse_http_request"',
+         "quote": '"parseHttpRequest"得到"parse_http_request"'},
+        {"call": 'to_snake_case("")', "result": '""', "quote": '""得到""'},
+        {"call": 'to_snake_case(None)', "result": "raises TypeError", "quote": ""},
+        {"call": 'to_snake_case("userID") == "user_id"', "result": '"user_id"', "quote": ""},
+        {"code": 'to_snake_case("parseHttpRequest") == "parse_http_request"', "quote": ""}]})
+    reading = read(ws, words, raw)
+    assert reading.examples == (
+        Example("to_snake_case", 'to_snake_case("parseHttpRequest")', '"parse_http_request"'),
+        Example("to_snake_case", 'to_snake_case("")', '""'),
+        Example("to_snake_case", "to_snake_case(None)", "", "TypeError"))
+    assert "'userID' is not in the request or the file" in "\n".join(reading.dropped)
 
 
 def test_a_docstring_states_examples_for_the_named_file(tmp_path: Path) -> None:
