@@ -5,6 +5,8 @@ reading, so a language's reading is measured at one call per request.
 
     .venv/bin/python bench/evals/reading_probe.py --gguf qwen2.5-coder-1.5b \
         --tasks add-is-prime,question-version --langs en,zh,ja,de,fr,es,ru [--out FILE.jsonl]
+    .venv/bin/python bench/evals/reading_probe.py --gguf qwen2.5-coder-1.5b --set humaneval \
+        --tasks HumanEval_68 --langs en
     .venv/bin/python bench/evals/reading_probe.py --base-url URL --model NAME ...
 
 A suite task named ``question-*`` asks a question; every other task asks for a change (the
@@ -97,7 +99,7 @@ async def main(args: argparse.Namespace) -> int:
     out = open(args.out, "a", encoding="utf-8") if args.out else None
     try:
         for lang in args.langs.split(","):
-            for task in select_tasks("suite", args.tasks.split(","), lang=lang):
+            for task in select_tasks(args.task_set, args.tasks.split(","), lang=lang):
                 result = await read_once(model, settings, task.workspace, task.request)
                 rows.append(row(task.name, lang, result))
                 print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
@@ -117,7 +119,9 @@ async def main(args: argparse.Namespace) -> int:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tasks", required=True, help="suite task names, comma-separated")
+    parser.add_argument("--tasks", required=True, help="task names, comma-separated")
+    parser.add_argument("--set", dest="task_set", default="suite", choices=["suite", "humaneval"],
+                        help="the suite's tasks or HumanEval's problems (English only)")
     parser.add_argument("--langs", default="en,zh,ja,de,fr,es,ru")
     parser.add_argument("--gguf", help="a GGUF file or installed model name (embedded)")
     parser.add_argument("--base-url", help="an OpenAI-compatible endpoint")
