@@ -94,19 +94,24 @@ async def main(args: argparse.Namespace) -> int:
     else:
         settings = Settings(provider="openai", base_url=args.base_url, model=args.model,
                             api_key=args.api_key, max_iterations=0)
+    try:
+        chosen = [(lang, task) for lang in args.langs.split(",")
+                  for task in select_tasks(args.task_set, args.tasks.split(","), lang=lang)]
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"reading_probe: {exc}", file=sys.stderr)
+        return 2
     model = make_model(settings)
     rows: list[dict[str, Any]] = []
     out = open(args.out, "a", encoding="utf-8") if args.out else None
     try:
-        for lang in args.langs.split(","):
-            for task in select_tasks(args.task_set, args.tasks.split(","), lang=lang):
-                result = await read_once(model, settings, task.workspace, task.request)
-                rows.append(row(task.name, lang, result))
-                print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
-                if out:
-                    out.write(json.dumps({**rows[-1], "reading": result["reading"]},
-                                         ensure_ascii=False) + "\n")
-                    out.flush()
+        for lang, task in chosen:
+            result = await read_once(model, settings, task.workspace, task.request)
+            rows.append(row(task.name, lang, result))
+            print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
+            if out:
+                out.write(json.dumps({**rows[-1], "reading": result["reading"]},
+                                     ensure_ascii=False) + "\n")
+                out.flush()
     finally:
         if out:
             out.close()
