@@ -6,6 +6,9 @@ language; what fails a check is dropped, with the reason.
   is about. A file's quote may instead hold the file's name with at least ``CONTEXT``
   characters of the request's own text around it (a small model often wraps the words it
   quotes in words of its own: "The request states: 'Füge in mathtools.py eine Funktion …'").
+  An example whose quote is not there still holds when two or more of its values occur within
+  ``TOGETHER`` characters of one another in the request or the file: the request's own text
+  pairs them, in whatever words the model quoted it.
 - A file must occur in the request or the workspace: a file to change or only to read exists
   (a folder may be read or forbidden); a file to create does not exist yet (one that exists is
   a file to change), and the request writes its name; ``*`` forbids every file.
@@ -35,6 +38,7 @@ RAISES = re.compile(r"^(?P<call>.+?)\s+raises\s+(?P<name>[A-Za-z_]\w*)\s*$")
 ASSERT = re.compile(r"^\s*assert\s+")
 
 
+TOGETHER = 60  # characters within which an example's values pair up in the request
 CONTEXT = 12  # characters of the request's text beside a file's name that ground its quote
 ENDS = "\"'`“”‘’「」『』«».,;:!?。，、；：！？…"
 
@@ -255,12 +259,30 @@ def _unfounded(example: Example, quote: str, words: str, sources: list[str],
     if example.name not in functions:
         return f"{example.name} is not defined in the files the request names, nor declared " \
                "in the request"
-    if quote and not quoted(quote, *sources):
-        return f"its quote \"{quote[:60]}\" is not in the request or the file"
-    for value in literal_values(example):
+    values = literal_values(example)
+    for value in values:
         if not any(_occurs(value, source) for source in sources):
             return f"{value!r} is not in the request or the file"
+    if quote and not quoted(quote, *sources) and not _together(values, sources):
+        return f"its quote \"{quote[:60]}\" is not in the request or the file"
     return ""
+
+
+def _together(values: list[Any], sources: list[str]) -> bool:
+    """Whether two or more different values all occur within ``TOGETHER`` characters of one
+    another in one of ``sources``: the request's own text then pairs the call with its result
+    (``"XMLParser"得到"xml_parser"``), whatever words the model quoted it in."""
+    texts = {str(v) if not isinstance(v, str) else v for v in values}
+    if len(texts) < 2:
+        return False
+    for source in sources:
+        starts = [[m.start() for m in re.finditer(re.escape(t), source)] for t in texts]
+        if any(not found for found in starts):
+            continue
+        for anchor in starts[0]:
+            if all(any(abs(at - anchor) <= TOGETHER for at in found) for found in starts[1:]):
+                return True
+    return False
 
 
 def literal_values(example: Example) -> list[Any]:

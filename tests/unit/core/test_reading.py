@@ -157,6 +157,30 @@ def test_an_example_given_as_call_and_result_is_checked_as_one_line(tmp_path: Pa
     assert "'userID' is not in the request or the file" in "\n".join(reading.dropped)
 
 
+def test_an_example_quoted_in_other_words_holds_where_the_request_pairs_its_values(
+        tmp_path: Path) -> None:
+    """The embedded model's examples for ex-case-convert: its quotes re-worded the request
+    ("to_snake_case('parseHttpRequest') gives …"); the values standing side by side in the
+    request bear the example out, values from far apart in it do not, nor does one value."""
+    ws = workspace(tmp_path, {"naming.py": "def to_snake_case(name):\n    raise NotImplementedError\n"
+                                           "def leap_year(y):\n    raise NotImplementedError\n"})
+    words = ('Implement to_snake_case(name) in naming.py: "parseHttpRequest" gives '
+             '"parse_http_request"; "ParseJSON" gives "parse_json". Consecutive capitals are '
+             'one word unless a lowercase letter follows, so that the last capital starts the '
+             'next word: "XMLParser" gives "xml_parser". Also leap_year: 1997 is not one.')
+    reading = read(ws, words, {"kind": "change", "examples": [
+        {"call": "to_snake_case('parseHttpRequest')", "result": "'parse_http_request'",
+         "quote": "to_snake_case('parseHttpRequest') gives 'parse_http_request'"},
+        {"call": "to_snake_case('parseHttpRequest')", "result": "'xml_parser'",
+         "quote": "to_snake_case('parseHttpRequest') gives 'xml_parser'"},
+        {"call": "leap_year(1997)", "result": "False", "quote": "1997 is not a leap year"}]})
+    assert reading.examples == (Example("to_snake_case", "to_snake_case('parseHttpRequest')",
+                                        "'parse_http_request'"),)
+    dropped = "\n".join(reading.dropped)
+    assert "its quote \"to_snake_case('parseHttpRequest') gives 'xml_parser'\"" in dropped
+    assert "its quote \"1997 is not a leap year\"" in dropped
+
+
 def test_a_docstring_states_examples_for_the_named_file(tmp_path: Path) -> None:
     ws = workspace(tmp_path, {"add.py": 'def add(a, b):\n    """Sum.\n    >>> add(2, 3)\n    5\n'
                                         '    For example add(1, 1) gives 2.\n    """\n'
