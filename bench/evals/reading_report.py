@@ -3,9 +3,12 @@ many tasks got checks (examples kept by the reading), how many checks, and how m
 fail on the hand-written solution (HumanEval's canonical one) — a check that fails a right
 file would send candidates after it. Also whether each change request was read as a change.
 
-    .venv/bin/python bench/evals/reading_report.py artifacts/evals/RUN [artifacts/evals/RUN2 …]
+    .venv/bin/python bench/evals/reading_report.py [--recheck] artifacts/evals/RUN [RUN2 …]
 
 Each RUN is a runner's output folder (``results.json`` beside ``ENGINE/TASK/events.jsonl``).
+``--recheck`` reads each run's recorded analysis reply again with this checkout's engine (no
+model call: the reply is replayed), so a change to the reading's checks is measured on the
+model's own replies.
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 from bench.evals.sets import select_tasks  # noqa: E402
+from bench.evals.reading_probe import read_once  # noqa: E402
 from bench.evals.suite import Task  # noqa: E402
+from core.config import Settings  # noqa: E402
+from core.llm.scripted import ScriptedModel  # noqa: E402
 from core.engine.reading.check import parse_example  # noqa: E402
 from core.tools.request_examples import examples_for, run_examples  # noqa: E402
 
@@ -37,6 +43,21 @@ def reading_of(events_file: Path) -> dict[str, Any] | None:
         if event.get("kind") == "request_analysed":
             return event.get("reading") or {}
     return None
+
+
+def reread(run_dir: Path, task: Task) -> dict[str, Any] | None:
+    """The reading this checkout's engine makes of the run's recorded analysis reply (None:
+    the run has no export or no analysis reply)."""
+    export = run_dir / "replies.json"
+    if not export.is_file():
+        return None
+    replies = json.loads(export.read_text(encoding="utf-8")).get("replies") or []
+    analysis = next((r for r in replies if r.get("tool") == "request_analyser"), None)
+    if analysis is None:
+        return None
+    result = asyncio.run(read_once(ScriptedModel([analysis]), Settings(max_iterations=0),
+                                   task.workspace, task.request))
+    return result["reading"]
 
 
 def false_checks(task: Task, codes: list[str], scratch: Path) -> tuple[int, list[str]]:
@@ -57,7 +78,7 @@ def false_checks(task: Task, codes: list[str], scratch: Path) -> tuple[int, list
     return ran, failed
 
 
-def report(folder: Path) -> str:
+def report(folder: Path, recheck: bool = False) -> str:
     meta = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     task_set, lang = meta.get("set", "suite"), meta.get("lang", "en")
     tasks = {t.name: t for t in select_tasks(task_set, None, lang)}
@@ -65,9 +86,12 @@ def report(folder: Path) -> str:
     with tempfile.TemporaryDirectory(prefix="phasedesk-reading-") as scratch:
         for engine_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
             for run_dir in sorted(engine_dir.iterdir()):
-                reading = reading_of(run_dir / "events.jsonl")
                 task = tasks.get(run_dir.name)
-                if reading is None or task is None:
+                if task is None:
+                    continue
+                reading = reread(run_dir, task) if recheck else \
+                    reading_of(run_dir / "events.jsonl")
+                if reading is None:
                     continue
                 codes = list(reading.get("examples", []))
                 ran, failed = false_checks(task, codes, Path(scratch) / engine_dir.name)
@@ -89,11 +113,13 @@ def report(folder: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
+    recheck = "--recheck" in argv
+    folders = [a for a in argv if a != "--recheck"]
+    if not folders:
         print(__doc__)
         return 2
-    for folder in argv:
-        print(report(Path(folder)))
+    for folder in folders:
+        print(report(Path(folder), recheck))
     return 0
 
 
