@@ -32,10 +32,11 @@ READING: dict[str, Any] = {
     "examples": {"type": "array", "maxItems": 8, "items": {
         "type": "object", "properties": {
             "call": {"type": "string", "maxLength": 120,
-                     "description": "The call with literal arguments: f(2, 3)."},
+                     "description": "The request's function called with the example's "
+                                    "arguments, as Python literals."},
             "result": {"type": "string", "maxLength": 80,
-                       "description": "What it gives, a Python literal (5), or raises "
-                                      "ValueError."},
+                       "description": "What the call gives, as a Python literal, or raises "
+                                      "and the exception's name."},
             "quote": _quote(100)},
         "required": ["call", "result", "quote"]}},
     "renames": {"type": "array", "maxItems": 4, "items": {
