@@ -91,9 +91,8 @@ def test_a_latin_request_keeps_the_language_the_model_names(ws: Path) -> None:
     assert of(events, "request_analysed")[0].language == "French"
     calls = asked(model, events)
     first = calls[0][1]  # the language is not known before the analysis
-    assert first.startswith("Change le port dans config.py en 8080\n\n---\nNot part of the "
-                            "request (never quote it): the current text of the files it names, "
-                            "for reference.\n\n=== config.py ===\nPORT = 8000\n")
+    assert first.startswith("Change le port dans config.py en 8080\n\n---\nThe named file "
+                            "config.py (for reference):\nPORT = 8000\n")
     assert ASKED not in first
     assert all(text.endswith(f"in French, {ASKED}; code, paths and tool arguments stay as they "
                              "are.") for stage, text in calls[1:] if stage != "author")

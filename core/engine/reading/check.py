@@ -11,7 +11,9 @@ language; what fails a check is dropped, with the reason.
   pairs them, in whatever words the model quoted it.
 - A file must occur in the request or the workspace: a file to change or only to read exists
   (a folder may be read or forbidden); a file to create does not exist yet (one that exists is
-  a file to change), and the request writes its name; ``*`` forbids every file.
+  a file to change), and the request writes its name; ``*`` forbids every file. A change
+  that names no file to change or create keeps no file as only read (the reading contradicts
+  itself, and keeping them would refuse every write the change needs).
 - An example parses as a call of a plain function with literal arguments and a literal result
   (or an exception's name); its function is defined in a Python file the request names or
   declared in the request (``name(``); every literal value in it, ``True``, ``False`` and
@@ -101,6 +103,10 @@ def check_reading(raw: Mapping[str, Any], words: str, workspace: WorkspaceFacts,
         dropped.append("\"do not change any file\" beside files to change or create: ignored")
     if kind == "question" and (change or create):
         kind = "both"
+    if kind in ("change", "both") and read and not (change or create):
+        dropped += [f"{path} (read): a change that changes and creates no file cannot only "
+                    "read every file it names" for path in read]
+        read = []
     named = _named(words, workspace)
     sources = [words, *(workspace.texts.get(p, "") for p in dict.fromkeys(
         [*change, *named, *read]) if p.endswith(".py"))]

@@ -125,15 +125,12 @@ def analyser_user(request: str, previous: dict[str, Any] | None, files: dict[str
         f"{json.dumps(previous, ensure_ascii=False)}\n\n"
         f"The person answered the clarification questions:\n{request}")
     left = ANALYSED_FILE_CHARS
-    if files:
-        text += ("\n\n---\nNot part of the request (never quote it): the current text of the "
-                 "files it names, for reference.")
     for path, content in (files or {}).items():
         if left <= 0:
             break
         shown = content[:left]
         left -= len(shown)
-        text += f"\n\n=== {path} ===\n{shown}"
+        text += f"\n\n---\nThe named file {path} (for reference):\n{shown}"
     if tools:
         text += "\n\n---\nTools the request may need run first: " + ", ".join(tools)
     return text

@@ -236,3 +236,27 @@ def test_kept_files_refuse_writes_with_the_reason(tmp_path: Path) -> None:
         "not run: the request says not to change tests/test_a.py (\"do not touch tests/\"); "
         "it stays as it is")
     assert inputs.refused({"emails.txt"}) == ""
+
+
+def test_a_change_that_names_no_file_to_change_keeps_no_file_only_read(tmp_path: Path) -> None:
+    """The embedded model's reading of the suite's rename-key (English): a change, every file
+    it names 'read' (quotes in the request), none to change — kept, it refused every write
+    the rename needs. A change with a file to create keeps the files it reads."""
+    ws = workspace(tmp_path, {"config.json": '{"port": 8000}\n', "server.py": "port = 8000\n",
+                              "README.md": "Set port.\n", "users.json": "[]\n"})
+    words = ("Rename the setting port to listen_port everywhere: in config.json, in server.py "
+             "and in README.md. The value stays 8000.")
+    reading = read(ws, words, {"kind": "change", "files": [
+        {"path": p, "role": "read", "quote": f"in {p}"}
+        for p in ("config.json", "server.py", "README.md")]})
+    assert reading.read == () and reading.change == ()
+    assert "config.json (read): a change that changes and creates no file" in \
+        "\n".join(reading.dropped)
+    inputs = KeptInputs(RunState(workspace=ws, run_id="rename-key-reading"))
+    inputs.keep(reading)
+    assert not inputs.kept("config.json")
+    words = "The users are in users.json. Write emails.txt with one address per line."
+    reading = read(ws, words, {"kind": "change", "files": [
+        {"path": "users.json", "role": "read", "quote": "The users are in users.json"},
+        {"path": "emails.txt", "role": "create", "quote": "Write emails.txt"}]})
+    assert reading.read == ("users.json",) and reading.create == ("emails.txt",)
