@@ -129,42 +129,55 @@ async def run_task(task: Task, engine: str, model: ModelChoice, out_root: Path, 
 async def _run_engine(command: list[str], env: dict[str, str], out: Path, result: RunResult,
                       timeout_s: float, on_event: Progress) -> str:
     """Run the headless engine, recording its events into ``result``; returns the summary."""
-    summary = ""
     with (out / "events.jsonl").open("w", encoding="utf-8") as events, \
             (out / "stderr.txt").open("w", encoding="utf-8") as errors:
         process = await asyncio.create_subprocess_exec(
             *command, cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=errors, limit=1 << 24)
         assert process.stdout is not None
-        deadline = time.monotonic() + timeout_s
-        interrupted = False
-        while True:
-            limit = deadline + (GRACE_S if interrupted else 0)
-            try:
-                line = await asyncio.wait_for(process.stdout.readline(),
-                                              max(limit - time.monotonic(), 0.1))
-            except TimeoutError:
-                if interrupted:
-                    with contextlib.suppress(ProcessLookupError):  # it may have just ended
-                        process.kill()
-                    result.status = "killed (timeout)"
-                    break
-                interrupted = True
+        try:
+            return await _follow(process, events, result, timeout_s, on_event)
+        finally:
+            if process.returncode is None:  # the runner itself was stopped: so is the engine
                 with contextlib.suppress(ProcessLookupError):
-                    process.send_signal(signal.SIGINT)  # the engine stops and still summarises
-                continue
-            if not line:
+                    process.kill()
+
+
+async def _follow(process: asyncio.subprocess.Process, events: Any, result: RunResult,
+                  timeout_s: float, on_event: Progress) -> str:
+    """Read the engine's events until it ends (interrupted at ``timeout_s``, killed a grace
+    period later); returns the summary."""
+    assert process.stdout is not None
+    summary = ""
+    deadline = time.monotonic() + timeout_s
+    interrupted = False
+    while True:
+        limit = deadline + (GRACE_S if interrupted else 0)
+        try:
+            line = await asyncio.wait_for(process.stdout.readline(),
+                                          max(limit - time.monotonic(), 0.1))
+        except TimeoutError:
+            if interrupted:
+                with contextlib.suppress(ProcessLookupError):  # it may have just ended
+                    process.kill()
+                result.status = "killed (timeout)"
                 break
-            events.write(line.decode("utf-8", "replace"))
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            summary = _record(event, result) or summary
-            on_event(result, event)
-        await process.wait()
-        if interrupted and result.status != "killed (timeout)":
-            result.status = f"timeout ({result.status})"
+            interrupted = True
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGINT)  # the engine stops and still summarises
+            continue
+        if not line:
+            break
+        events.write(line.decode("utf-8", "replace"))
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        summary = _record(event, result) or summary
+        on_event(result, event)
+    await process.wait()
+    if interrupted and result.status != "killed (timeout)":
+        result.status = f"timeout ({result.status})"
     return summary
 
 

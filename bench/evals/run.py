@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shlex
+import signal
 import json
 import sys
 import time
@@ -205,6 +206,11 @@ def engine_flags(args: argparse.Namespace, parser: argparse.ArgumentParser
     return extra, label
 
 
+def _stopped(signum: int, frame: Any) -> None:
+    """SIGTERM stops the runner as Ctrl+C does: the engine it runs is stopped with it."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -232,8 +238,13 @@ def main(argv: list[str]) -> int:
         for target in targets:
             target.write_text(text, encoding="utf-8")
 
-    results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra, args.timeout,
-                                    on_result=save, label=label))
+    signal.signal(signal.SIGTERM, _stopped)
+    try:
+        results = asyncio.run(run_suite(tasks, engines, model, out, args.jobs, extra,
+                                        args.timeout, on_result=save, label=label))
+    except KeyboardInterrupt:
+        print(f"stopped; the runs that ended are in {out / 'results.json'}", file=sys.stderr)
+        return 130
     print(comparison(labelled, results, group, [model.describe()]))
     print()
     report = failures(results)
