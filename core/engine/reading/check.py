@@ -11,7 +11,8 @@ language; what fails a check is dropped, with the reason.
   pairs them, in whatever words the model quoted it.
 - A file must occur in the request or the workspace: a file to change or only to read exists
   (a folder may be read or forbidden); a file to create does not exist yet (one that exists is
-  a file to change), and the request writes its name; ``*`` forbids every file. A change
+  a file to change), and the request writes its name; ``*`` forbids every file, unless the
+  request is read as a change (then the reading contradicts itself). A change
   that names no file to change or create keeps no file as only read (the reading contradicts
   itself, and keeping them would refuse every write the change needs).
 - An example parses as a call of a plain function with literal arguments and a literal result
@@ -103,6 +104,9 @@ def check_reading(raw: Mapping[str, Any], words: str, workspace: WorkspaceFacts,
         dropped.append("\"do not change any file\" beside files to change or create: ignored")
     if kind == "question" and (change or create):
         kind = "both"
+    if EVERY_FILE in forbid and kind in ("change", "both"):
+        forbid.remove(EVERY_FILE)
+        dropped.append("* (forbid): a request read as a change cannot forbid every file")
     if kind in ("change", "both") and read and not (change or create):
         dropped += [f"{path} (read): a change that changes and creates no file cannot only "
                     "read every file it names" for path in read]

@@ -113,6 +113,15 @@ def test_every_file_forbidden_stands_only_when_nothing_is_to_change(tmp_path: Pa
         {"path": "*", "role": "forbid", "quote": "Ändere keine Datei"},
         {"path": "a.py", "role": "change", "quote": ""}]})
     assert not odd.forbids_all
+    # The embedded model's reading of the suite's ex-event-bus in Chinese: a change, and
+    # every file forbidden on a quote that is the request's first sentence; kept, it refused
+    # the draft and every write (failed, where the one-shot call wrote events.py).
+    ws = workspace(tmp_path, {"events.py": "class EventBus:\n    pass\n"})
+    words = "在events.py中实现类EventBus：处理函数订阅具名事件，事件发布时这些处理函数会被调用。"
+    change = read(ws, words, {"kind": "change", "files": [
+        {"path": "*", "role": "forbid", "quote": words}]})
+    assert not change.forbids_all and change.kind == "change"
+    assert "* (forbid): a request read as a change cannot forbid every file" in change.dropped
 
 
 def test_an_example_is_kept_only_when_its_values_and_function_are_there(tmp_path: Path) -> None:
