@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import bench.isolation  # noqa: E402,F401  (its own app home, never the person's)
 from bench.evals.sets import select_tasks  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "support" / "transcripts"
