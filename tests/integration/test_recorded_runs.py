@@ -32,7 +32,7 @@ def files(folder: Path) -> dict[str, bytes]:
 
 
 def replay(name: str, tmp_path: Path) -> tuple[list[dict[str, Any]], Path, str]:
-    """The replay's events, its workspace and the terminal's last line."""
+    """The replay's events, its workspace and what ``--list-runs`` prints after it."""
     fixture = TRANSCRIPTS / name
     workspace = tmp_path / "workspace"
     shutil.copytree(fixture / "workspace", workspace)

@@ -282,7 +282,7 @@ def _together(values: list[Any], sources: list[str]) -> bool:
     """Whether two or more different values all occur within ``TOGETHER`` characters of one
     another in one of ``sources``: the request's own text then pairs the call with its result
     (``"XMLParser"得到"xml_parser"``), whatever words the model quoted it in."""
-    texts = {str(v) if not isinstance(v, str) else v for v in values}
+    texts = {str(v) for v in values}
     if len(texts) < 2:
         return False
     for source in sources:
