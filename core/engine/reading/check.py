@@ -281,12 +281,15 @@ def _unfounded(example: Example, quote: str, words: str, sources: list[str],
 def _together(values: list[Any], sources: list[str]) -> bool:
     """Whether two or more different values all occur within ``TOGETHER`` characters of one
     another in one of ``sources``: the request's own text then pairs the call with its result
-    (``"XMLParser"得到"xml_parser"``), whatever words the model quoted it in."""
-    texts = {str(v) for v in values}
-    if len(texts) < 2:
+    (``"XMLParser"得到"xml_parser"``), whatever words the model quoted it in. A number is found
+    as a number (12 is not in 123), as :func:`_occurs` finds it."""
+    distinct: dict[str, Any] = {}
+    for value in values:
+        distinct.setdefault(str(value), value)
+    if len(distinct) < 2:
         return False
     for source in sources:
-        starts = [[m.start() for m in re.finditer(re.escape(t), source)] for t in texts]
+        starts = [_positions(value, source) for value in distinct.values()]
         if any(not found for found in starts):
             continue
         for anchor in starts[0]:
@@ -316,15 +319,23 @@ def literal_values(example: Example) -> list[Any]:
 
 def _occurs(value: Any, text: str) -> bool:
     """Whether a string or number occurs in ``text`` (a number as a number: 12 not in 123)."""
+    if isinstance(value, str) and not value.strip():
+        return True
+    return bool(_positions(value, text))
+
+
+def _positions(value: Any, text: str) -> list[int]:
+    """Where a string (as written, or with its escapes spelled out) or a number (as a number)
+    starts in ``text``."""
     if isinstance(value, str):
-        if not value.strip():
-            return True
-        escaped = value.encode("unicode_escape").decode("ascii", "replace")
-        return value in text or escaped in text
+        forms = {value, value.encode("unicode_escape").decode("ascii", "replace")}
+        return sorted({m.start() for form in forms if form
+                       for m in re.finditer(re.escape(form), text)})
     forms = {repr(abs(value)), str(abs(value))}
     if isinstance(value, float) and value.is_integer():
         forms.add(str(int(abs(value))))
-    return any(re.search(rf"(?<![\d.]){re.escape(form)}(?![\d])", text) for form in forms)
+    return sorted({m.start() for form in forms
+                   for m in re.finditer(rf"(?<![\d.]){re.escape(form)}(?![\d])", text)})
 
 
 def _renames(items: list[Any], words: str, workspace: WorkspaceFacts, dropped: list[str]

@@ -190,6 +190,20 @@ def test_an_example_quoted_in_other_words_holds_where_the_request_pairs_its_valu
     assert "its quote \"1997 is not a leap year\"" in dropped
 
 
+def test_values_pair_only_as_whole_numbers(tmp_path: Path) -> None:
+    """A number inside a longer number (2 in 2024, 3 in 365) is not that number standing next to
+    another value: the re-worded example holds only where its values stand as written."""
+    ws = workspace(tmp_path, {"cal.py": "def days(y):\n    raise NotImplementedError\n"})
+    words = ("Implement days(y) in cal.py: a year has 365 days, 2 of them weekend days; 2024 has "
+             "366. The function is used by the calendar view of the reports page; leap years "
+             "come once in 4 years, never 3.")
+    reading = read(ws, words, {"kind": "change", "examples": [
+        {"call": "days(2024)", "result": "366", "quote": "days(2024) returns 366"},
+        {"call": "days(3)", "result": "2", "quote": "days(3) returns 2"}]})
+    assert [e.call for e in reading.examples] == ["days(2024)"]
+    assert "its quote \"days(3) returns 2\"" in "\n".join(reading.dropped)
+
+
 def test_a_docstring_states_examples_for_the_named_file(tmp_path: Path) -> None:
     ws = workspace(tmp_path, {"add.py": 'def add(a, b):\n    """Sum.\n    >>> add(2, 3)\n    5\n'
                                         '    For example add(1, 1) gives 2.\n    """\n'
