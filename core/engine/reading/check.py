@@ -254,7 +254,7 @@ def parse_example(code: str) -> Example | None:
 def example_code(item: Mapping[str, Any]) -> str:
     """An example item as one line of code: ``call == result``, ``call raises Error``, or the
     call alone where it already holds the comparison (or no result is given)."""
-    call = str(item.get("call", item.get("code", ""))).strip()
+    call = str(item.get("call", "")).strip()
     result = str(item.get("result", "")).strip()
     if not result or "==" in call or " raises " in call:
         return call

@@ -60,10 +60,11 @@ def raw_reading(args: Mapping[str, Any]) -> dict[str, Any]:
     had ``call`` and ``result``) is taken as its call."""
     given = dict(args)
     if isinstance(given.get("examples"), list):
-        given["examples"] = [{"call": item["code"], "result": "", **item}
-                             if isinstance(item, Mapping) and "code" in item
-                             and "call" not in item else item
-                             for item in given["examples"]]
+        given["examples"] = [
+            {"call": item["code"], "result": "",
+             **{k: v for k, v in item.items() if k != "code"}}
+            if isinstance(item, Mapping) and "code" in item and "call" not in item else item
+            for item in given["examples"]]
     return {key: coerce(given[key], schema, f"$.{key}") for key, schema in READING.items()
             if key in given}
 

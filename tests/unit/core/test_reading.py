@@ -26,7 +26,7 @@ def workspace(tmp_path: Path, files: dict[str, str]) -> Path:
 def read(tmp_path: Path, words: str, raw: dict, requirements=(), offered=()):  # type: ignore[no-untyped-def]
     facts = workspace_facts(tmp_path, words, [str(f.get("path", "")) for f in raw.get("files", [])],
                             frozenset(offered))
-    return read_request(raw, words, facts, list(requirements))
+    return read_request(raw_reading(raw), words, facts, list(requirements))
 
 
 @pytest.mark.parametrize(("text", "names"), [
