@@ -18,7 +18,8 @@ language; what fails a check is dropped, with the reason.
 - An example parses as a call of a plain function with literal arguments and a literal result
   (or an exception's name); its function is defined in a Python file the request names or
   declared in the request (``name(``); every literal value in it, ``True``, ``False`` and
-  ``None`` aside, occurs in the request or in those files as they were before the run.
+  ``None`` aside, occurs in the request or in those files as they were before the run, and
+  each list, tuple, dict or set it passes or gives is written there whole (``literals``).
 - A rename's old name occurs in the workspace's text, and differs from the new one.
 - A tool is one the run offers.
 - A requirement whose quote is not in the request is an assumption.
@@ -33,6 +34,7 @@ from typing import Any
 
 from core.tools.code_in_text import bounded, declared_functions, defined_functions, \
     example_of, file_names, named_files
+from core.engine.reading.literals import containers, written
 from core.tools.reading_facts import WorkspaceFacts
 from core.shapes.reading import EVERY_FILE, Example, Reading, Rename, Requirement
 
@@ -273,6 +275,9 @@ def _unfounded(example: Example, quote: str, words: str, sources: list[str],
     for value in values:
         if not any(_occurs(value, source) for source in sources):
             return f"{value!r} is not in the request or the file"
+    for value in containers(example):
+        if not any(written(value, source) for source in sources):
+            return f"{repr(value)[:60]} is not written as one value in the request or the file"
     if quote and not quoted(quote, *sources) and not _together(values, sources):
         return f"its quote \"{quote[:60]}\" is not in the request or the file"
     return ""

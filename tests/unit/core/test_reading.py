@@ -204,6 +204,25 @@ def test_values_pair_only_as_whole_numbers(tmp_path: Path) -> None:
     assert "its quote \"days(3) returns 2\"" in "\n".join(reading.dropped)
 
 
+def test_a_container_in_an_example_is_written_whole_in_the_request(tmp_path: Path) -> None:
+    """The embedded model's Chinese ex-flatten-dict reading spliced the request's two examples
+    into one: every key and number of it is in the request, the dict it passes is not, so it is
+    dropped; the example the request writes (other spacing, JSON notation) holds."""
+    ws = workspace(tmp_path, {"flatten.py": "def flatten(d, sep='.'):\n    raise NotImplementedError\n"
+                                            "def unflatten(d, sep='.'):\n    raise NotImplementedError\n"})
+    words = ("在flatten.py中实现flatten和unflatten。{'a': {'b': 1, 'c': {'d': 2}}, 'e': 3}得到"
+             '{"a.b": 1, "a.c.d": 2, "e": 3}。unflatten执行相反的操作：{\'a.b\': 1, \'a.c\': 2, '
+             "'d': 3}得到{'a': {'b': 1, 'c': 2}, 'd': 3}。")
+    reading = read(ws, words, {"kind": "change", "examples": [
+        {"call": "flatten({'a': {'b': 1, 'c': {'d': 2}}, 'e': 3})",
+         "result": "{'a.b': 1, 'a.c.d': 2, 'e': 3}", "quote": ""},
+        {"call": "unflatten({'a.b': 1, 'a.c.d': 2, 'd': 3})",
+         "result": "{'a': {'b': 1, 'c': {'d': 2}}, 'e': 3}", "quote": ""}]})
+    assert [e.name for e in reading.examples] == ["flatten"]
+    assert "{'a.b': 1, 'a.c.d': 2, 'd': 3} is not written as one value in the request" \
+        in "\n".join(reading.dropped)
+
+
 def test_a_docstring_states_examples_for_the_named_file(tmp_path: Path) -> None:
     ws = workspace(tmp_path, {"add.py": 'def add(a, b):\n    """Sum.\n    >>> add(2, 3)\n    5\n'
                                         '    For example add(1, 1) gives 2.\n    """\n'
