@@ -19,6 +19,7 @@ from core.shapes.reading import Example
 OPEN = {"[": "]", "{": "}", "(": ")"}
 LONGEST = 4000  # characters of one literal scanned for
 SCANNED = 200_000  # characters of one text scanned
+STEPS = 2_000_000  # characters stepped over in all, across every bracket of one text
 
 
 def containers(example: Example) -> list[Any]:
@@ -57,12 +58,17 @@ def written(value: Any, text: str) -> bool:
 
 @lru_cache(maxsize=64)
 def literals_in(text: str) -> frozenset[Any]:
-    """Every bracketed span of ``text`` that parses as a Python or JSON literal, normalised."""
+    """Every bracketed span of ``text`` that parses as a Python or JSON literal, normalised
+    (scanning stops after ``STEPS`` characters, so a text of unclosed brackets stays quick)."""
     found: set[Any] = set()
+    steps = 0
     for start, char in enumerate(text):
         if char not in OPEN:
             continue
+        if steps > STEPS:
+            break
         span = _span(text, start)
+        steps += len(span) if span is not None else min(LONGEST, len(text) - start)
         if span is None:
             continue
         value = _parsed(span)
