@@ -42,4 +42,4 @@ async def reading_of(root: Path, words: str, raw: Mapping[str, Any],
     """The checked reading of ``words`` from the model's ``raw`` reading ({}: none) and its
     (requirement, quote) pairs, against the workspace ``root`` as it is now."""
     facts = await asyncio.to_thread(workspace_facts, root, words, listed_paths(raw), offered)
-    return read_request(raw, words, facts, requirements)
+    return await asyncio.to_thread(read_request, raw, words, facts, requirements)
