@@ -6,8 +6,10 @@ Four outcomes, the same in both engines:
   loop an answer with nothing failing in its last batch), every one of the person's
   requirements has evidence (``requirements``), and a check the engine ran on the final files
   passed (``state`` is ``verified``: the workspace's tests, a test command, the request's
-  examples). A question succeeds when its answer cites what it rests on: lines of files the
-  run read that hold the cited words (``citations``).
+  examples; when only examples checked them, every requirement that states values between
+  quote marks has an example that uses one of them). A question succeeds when its answer
+  cites what it rests on: lines of files the run read that hold the cited words
+  (``citations``).
 - ``unverified``: the work finished and nothing fails, but nothing checked the final files
   (or the answer cites nothing): "Done · not verified".
 - ``failed``: nothing achieved (no phase or requirement done, no file changed, no answer), no
@@ -50,5 +52,6 @@ def decide_outcome(status: str, records: list[PhaseRecord], usable_replies: int,
     if status != "completed" or not clean or not all_met or state.state == "failing":
         return "partial"
     if changed:
-        return "succeeded" if state.state == "verified" else "unverified"
+        checked = all(r.get("checked", True) for r in requirements)
+        return "succeeded" if state.state == "verified" and checked else "unverified"
     return "succeeded" if cited else "unverified"

@@ -12,7 +12,10 @@ question, what the run read). A command that ran before the change is no evidenc
 change works. A requirement is ``done`` only with such evidence, in the phases that concern
 it (those that changed its files) done by the record, and while no check on what it concerns
 fails; the model's word can lower a status, never raise it, and cannot lower it when checks
-the engine ran on the final files passed.
+the engine ran on the final files passed. When only the request's examples checked the final
+files, a requirement whose words (with its quote) state values between quote marks that no
+example uses is ``done`` but not checked (``checked: False``): the run is then not
+``succeeded``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,11 @@ EVIDENCE_CHARS = 400
 WRITES = ("write_file", "edit_file")
 CODE_NAME = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{2,}(?![A-Za-z0-9_])")
 NO_EVIDENCE = "No event of the run concerns it."
+# A value a requirement states, between quote marks of any script ('…' only where no letter
+# or digit touches a mark, so "don't" holds none).
+STATED = re.compile(r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|‘([^’\n]{1,80})’|«([^»\n]{1,80})»'
+                    r'|„([^“\n]{1,80})“|「([^」\n]{1,80})」|『([^』\n]{1,80})』'
+                    r"|(?<![^\W_])'([^'\n]{1,80})'(?![^\W_])")
 
 
 def _last_round_clean(phase: Phase) -> bool:
@@ -165,6 +173,11 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
         status: RequirementStatus = "done" if all(ok for _, ok in own) else "failed"
     elif has and phases_done and not _fails(files, state, words):
         status = "done"
+        if quote and (unchecked := _unchecked_values(words, state)):
+            return {"requirement": requirement, "status": status, "checked": False,
+                    "evidence": (f"No check the engine ran uses what it states "
+                                 f"({', '.join(unchecked[:3])}), so it is not verified. "
+                                 + evidence)[:EVIDENCE_CHARS]}
     elif any(s != "not_attempted" for s in statuses) or has:
         status = "failed"
     else:
@@ -177,6 +190,26 @@ def _own_examples(words: str, state: VerificationState) -> list[tuple[str, bool]
     (spaces aside): a requirement that states an example is decided by that example."""
     plain = "".join(words.split())
     return [(call, ok) for call, ok in state.examples if "".join(call.split()) in plain]
+
+
+def stated_values(text: str) -> list[str]:
+    """The values ``text`` writes between quote marks (file names aside), in order."""
+    found = [next(group for group in match.groups() if group) for match in STATED.finditer(text)]
+    return [value.strip() for value in dict.fromkeys(found)
+            if value.strip() and file_names(value) != [value.strip()]]
+
+
+def _unchecked_values(words: str, state: VerificationState) -> list[str]:
+    """The values a requirement's ``words`` (its text and its quote of the request) state, when
+    the final files were verified by the request's examples alone (no tests, no test command) and no example that ran uses any of
+    them: the examples then check other behaviour than the one it states. [] otherwise."""
+    if state.state != "verified" or state.broad:
+        return []
+    values = stated_values(words)
+    calls = " ".join(call for call, _ in state.examples)
+    if not values or any(value in calls for value in values):
+        return []
+    return [f'"{value}"' for value in values]
 
 
 def _fails(files: list[str], state: VerificationState, words: str) -> bool:

@@ -85,6 +85,7 @@ class VerificationState:
     only_missing: bool = False  # failing only because of them (no other check fails)
     changed: bool = True  # the run changed a file
     examples: tuple[tuple[str, bool], ...] = ()  # each example run on the final files
+    broad: bool = False  # the workspace's tests or a test command checked the final files
 
     @property
     def checked(self) -> bool:
@@ -113,7 +114,8 @@ def verify(final: Mapping[str, str | None], checks: Iterable[Check],
         path for check in current if not check.unchecked for path in check.seen}
     if current and covered >= set(digests):
         return VerificationState("verified", "; ".join(_merged(current)), sentences,
-                                 examples=ran)
+                                 examples=ran,
+                                 broad=any(c.kind in ("tests", "command") for c in current))
     missing = sorted(set(digests) - covered)
     note = f"Nothing checked {', '.join(missing[:4])} as it is now." if missing else ""
     return VerificationState("unverified", "not verified", sentences + ((note,) if note else ()),
