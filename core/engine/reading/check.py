@@ -7,7 +7,7 @@ language; what fails a check is dropped, with the reason.
   characters of the request's own text around it (a small model often wraps the words it
   quotes in words of its own: "The request states: 'Füge in mathtools.py eine Funktion …'").
   An example whose quote is not there still holds when two or more of its values occur within
-  ``TOGETHER`` characters of one another in the request or the file: the request's own text
+  ``pairing.TOGETHER`` characters of one another in the request or the file: the request's own text
   pairs them, in whatever words the model quoted it.
 - A file must occur in the request or the workspace: a file to change or only to read exists
   (a folder may be read or forbidden); a file to create does not exist yet (one that exists is
@@ -35,6 +35,7 @@ from typing import Any
 from core.tools.code_in_text import bounded, declared_functions, defined_functions, \
     example_of, file_names, named_files
 from core.engine.reading.literals import containers, written
+from core.engine.reading.pairing import occurs, parts_together, together
 from core.tools.reading_facts import WorkspaceFacts
 from core.shapes.reading import EVERY_FILE, Example, Reading, Rename, Requirement
 
@@ -43,7 +44,6 @@ RAISES = re.compile(r"^(?P<call>.+?)\s+raises\s+(?P<name>[A-Za-z_]\w*)\s*$")
 ASSERT = re.compile(r"^\s*assert\s+")
 
 
-TOGETHER = 60  # characters within which an example's values pair up in the request
 CONTEXT = 12  # characters of the request's text beside a file's name that ground its quote
 ENDS = "\"'`“”‘’「」『』«».,;:!?。，、；：！？…"
 
@@ -273,34 +273,16 @@ def _unfounded(example: Example, quote: str, words: str, sources: list[str],
                "in the request"
     values = literal_values(example)
     for value in values:
-        if not any(_occurs(value, source) for source in sources):
+        if not any(occurs(value, source) for source in sources):
             return f"{value!r} is not in the request or the file"
     for value in containers(example):
         if not any(written(value, source) for source in sources):
             return f"{repr(value)[:60]} is not written as one value in the request or the file"
-    if quote and not quoted(quote, *sources) and not _together(values, sources):
+    if quote and not quoted(quote, *sources) and not (
+            parts_together(example, sources) if containers(example)
+            else together(values, sources)):
         return f"its quote \"{quote[:60]}\" is not in the request or the file"
     return ""
-
-
-def _together(values: list[Any], sources: list[str]) -> bool:
-    """Whether two or more different values all occur within ``TOGETHER`` characters of one
-    another in one of ``sources``: the request's own text then pairs the call with its result
-    (``"XMLParser"得到"xml_parser"``), whatever words the model quoted it in. A number is found
-    as a number (12 is not in 123), as :func:`_occurs` finds it."""
-    distinct: dict[str, Any] = {}
-    for value in values:
-        distinct.setdefault(str(value), value)
-    if len(distinct) < 2:
-        return False
-    for source in sources:
-        starts = [_positions(value, source) for value in distinct.values()]
-        if any(not found for found in starts):
-            continue
-        for anchor in starts[0]:
-            if all(any(abs(at - anchor) <= TOGETHER for at in found) for found in starts[1:]):
-                return True
-    return False
 
 
 def literal_values(example: Example) -> list[Any]:
@@ -320,27 +302,6 @@ def literal_values(example: Example) -> list[Any]:
                     and isinstance(node.value, (str, int, float)):
                 values.append(node.value)
     return values
-
-
-def _occurs(value: Any, text: str) -> bool:
-    """Whether a string or number occurs in ``text`` (a number as a number: 12 not in 123)."""
-    if isinstance(value, str) and not value.strip():
-        return True
-    return bool(_positions(value, text))
-
-
-def _positions(value: Any, text: str) -> list[int]:
-    """Where a string (as written, or with its escapes spelled out) or a number (as a number)
-    starts in ``text``."""
-    if isinstance(value, str):
-        forms = {value, value.encode("unicode_escape").decode("ascii", "replace")}
-        return sorted({m.start() for form in forms if form
-                       for m in re.finditer(re.escape(form), text)})
-    forms = {repr(abs(value)), str(abs(value))}
-    if isinstance(value, float) and value.is_integer():
-        forms.add(str(int(abs(value))))
-    return sorted({m.start() for form in forms
-                   for m in re.finditer(rf"(?<![\d.]){re.escape(form)}(?![\d])", text)})
 
 
 def _renames(items: list[Any], words: str, workspace: WorkspaceFacts, dropped: list[str]

@@ -56,11 +56,20 @@ def written(value: Any, text: str) -> bool:
         return False
 
 
+def spans(value: Any, text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes ``value`` as one literal: (start, end) of each."""
+    try:
+        return list(literals_in(text[:SCANNED]).get(normal(value), ()))
+    except TypeError:
+        return []
+
+
 @lru_cache(maxsize=64)
-def literals_in(text: str) -> frozenset[Any]:
-    """Every bracketed span of ``text`` that parses as a Python or JSON literal, normalised
-    (scanning stops after ``STEPS`` characters, so a text of unclosed brackets stays quick)."""
-    found: set[Any] = set()
+def literals_in(text: str) -> dict[Any, tuple[tuple[int, int], ...]]:
+    """Every bracketed span of ``text`` that parses as a Python or JSON literal: its value,
+    normalised, and where it is written (scanning stops after ``STEPS`` characters, so a text
+    of unclosed brackets stays quick). The mapping is shared: never change it."""
+    found: dict[Any, list[tuple[int, int]]] = {}
     steps = 0
     for start, char in enumerate(text):
         if char not in OPEN:
@@ -74,10 +83,10 @@ def literals_in(text: str) -> frozenset[Any]:
         value = _parsed(span)
         if value is not _NONE:
             try:
-                found.add(normal(value))
+                found.setdefault(normal(value), []).append((start, start + len(span)))
             except TypeError:
                 continue
-    return frozenset(found)
+    return {key: tuple(where) for key, where in found.items()}
 
 
 _NONE = object()

@@ -223,6 +223,31 @@ def test_a_container_in_an_example_is_written_whole_in_the_request(tmp_path: Pat
         in "\n".join(reading.dropped)
 
 
+def test_an_example_in_other_words_pairs_its_lists_where_the_request_states_them(
+        tmp_path: Path) -> None:
+    """The embedded model's English ex-flatten-dict reading (its quotes the schema's words):
+    unflatten's input beside flatten's input as its result. Both dicts are written whole, and
+    every key and number pairs up anywhere, but the two dicts stand in different examples, so
+    the splice is dropped; the example the request states in one sentence holds."""
+    ws = workspace(tmp_path, {"flatten.py": "def flatten(d, sep='.'):\n    raise NotImplementedError\n"
+                                            "def unflatten(d, sep='.'):\n    raise NotImplementedError\n"})
+    words = ("Implement flatten(data, sep='.') and unflatten(data, sep='.') in flatten.py.\n"
+             "- {'a': {'b': 1, 'c': {'d': 2}}, 'e': 3} gives {'a.b': 1, 'a.c.d': 2, 'e': 3}.\n"
+             "- Only dicts are flattened; every other value, lists included, is kept as it is. "
+             "An empty nested dict is kept as a value. Every key is a string.\n\n"
+             "unflatten(data, sep='.') does the reverse: {'a.b': 1, 'a.c': 2, 'd': 3} gives "
+             "{'a': {'b': 1, 'c': 2}, 'd': 3}.")
+    quote = "the words of the request (or file) it comes from, copied exactly."
+    reading = read(ws, words, {"kind": "change", "examples": [
+        {"call": "flatten({'a': {'b': 1, 'c': {'d': 2}}, 'e': 3}, sep='.')",
+         "result": '{"a.b": 1, "a.c.d": 2, "e": 3}', "quote": quote},
+        {"call": "unflatten({'a.b': 1, 'a.c': 2, 'd': 3}, sep='.')",
+         "result": '{"a":{"b":1,"c":{"d":2}},"e":3}', "quote": quote}]})
+    assert [e.name for e in reading.examples] == ["flatten"]
+    assert "example `unflatten({'a.b': 1, 'a.c': 2, 'd': 3}, sep='.')" in "\n".join(
+        reading.dropped)
+
+
 def test_a_docstring_states_examples_for_the_named_file(tmp_path: Path) -> None:
     ws = workspace(tmp_path, {"add.py": 'def add(a, b):\n    """Sum.\n    >>> add(2, 3)\n    5\n'
                                         '    For example add(1, 1) gives 2.\n    """\n'
