@@ -51,3 +51,9 @@ def test_an_example_using_a_stated_value_checks_the_requirement(tmp_path: Path,
     words = ask.split(". ")[1] + "."
     _, finished = _run(tmp_path, ('top("don\'t stop") == "don\'t"',), ask, words)
     assert finished.outcome == "succeeded"
+
+
+def test_a_stated_value_in_an_examples_result_checks_the_requirement(tmp_path: Path) -> None:
+    ask = 'Implement top(text) in words.py: it gives "the" for The cat, so top("The cat") is "the".'
+    _, finished = _run(tmp_path, ('top("The cat") == "the"',), ask, 'it gives "the" for The cat')
+    assert finished.outcome == "succeeded"

@@ -201,12 +201,13 @@ def stated_values(text: str) -> list[str]:
 
 def _unchecked_values(words: str, state: VerificationState) -> list[str]:
     """The values a requirement's ``words`` (its text and its quote of the request) state, when
-    the final files were verified by the request's examples alone (no tests, no test command) and no example that ran uses any of
-    them: the examples then check other behaviour than the one it states. [] otherwise."""
+    the final files were verified by the request's examples alone (no tests, no test command)
+    and no example that ran uses any of them, in its call or the result it states: the
+    examples then check other behaviour than the one it states. [] otherwise."""
     if state.state != "verified" or state.broad:
         return []
     values = stated_values(words)
-    calls = " ".join(call for call, _ in state.examples)
+    calls = " ".join([*(call for call, _ in state.examples), *state.stated])
     if not values or any(value in calls for value in values):
         return []
     return [f'"{value}"' for value in values]

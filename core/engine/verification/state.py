@@ -47,6 +47,7 @@ class Check:
     missing: tuple[str, ...] = ()  # the requested files a "files" check found missing
     unchecked: tuple[str, ...] = ()  # functions of the files it saw that it did not run
     results: tuple[tuple[str, bool], ...] = ()  # each example's call and whether it passed
+    stated: tuple[str, ...] = ()  # each example as code: its call and the result it states
 
     def gaps(self) -> str:
         """What this check left out, as a sentence ("" when nothing)."""
@@ -86,6 +87,7 @@ class VerificationState:
     changed: bool = True  # the run changed a file
     examples: tuple[tuple[str, bool], ...] = ()  # each example run on the final files
     broad: bool = False  # the workspace's tests or a test command checked the final files
+    stated: tuple[str, ...] = ()  # the examples that ran on the final files, as code
 
     @property
     def checked(self) -> bool:
@@ -115,7 +117,8 @@ def verify(final: Mapping[str, str | None], checks: Iterable[Check],
     if current and covered >= set(digests):
         return VerificationState("verified", "; ".join(_merged(current)), sentences,
                                  examples=ran,
-                                 broad=any(c.kind in ("tests", "command") for c in current))
+                                 broad=any(c.kind in ("tests", "command") for c in current),
+                                 stated=tuple(code for c in current for code in c.stated))
     missing = sorted(set(digests) - covered)
     note = f"Nothing checked {', '.join(missing[:4])} as it is now." if missing else ""
     return VerificationState("unverified", "not verified", sentences + ((note,) if note else ()),

@@ -137,7 +137,8 @@ class Tracker:
                 checks.append(Check("examples", {path: digest(text)}, ran.passed, ran.failed,
                                     f"run by the engine on {path}", covers_all=False,
                                     unchecked=unchecked, results=tuple(
-                                        (e.call, e.call not in failed) for e in stated)))
+                                        (e.call, e.call not in failed) for e in stated),
+                                    stated=tuple(e.code() for e in stated)))
         return checks
 
     def _commands(self, digests: dict[str, str], changes: int) -> list[Check]:
