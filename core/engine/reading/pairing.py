@@ -62,8 +62,8 @@ def gap(one: tuple[int, int], other: tuple[int, int]) -> int:
 
 
 def example_parts(example: Example) -> list[Any]:
-    """An example's arguments and result as values (``True``, ``False``, ``None`` and what is
-    no literal left out)."""
+    """An example's arguments and result as values: strings, numbers and containers (``True``,
+    ``False``, ``None``, bytes and what is no literal left out)."""
     texts: list[str] = []
     try:
         call = ast.parse(example.call, mode="eval").body
@@ -78,7 +78,8 @@ def example_parts(example: Example) -> list[Any]:
             value = ast.literal_eval(text.strip())
         except (ValueError, SyntaxError, TypeError, RecursionError):
             continue
-        if value is not None and not isinstance(value, bool) and value not in parts:
+        if isinstance(value, (str, int, float, list, tuple, dict, set)) \
+                and not isinstance(value, bool) and value not in parts:
             parts.append(value)
     return parts
 

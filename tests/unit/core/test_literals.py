@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from core.engine.reading.literals import containers, written
+from core.engine.reading.pairing import example_parts, parts_together
 from core.shapes.reading import Example
 
 
@@ -30,3 +31,10 @@ def test_the_containers_of_an_example_are_its_arguments_and_result() -> None:
     example = Example("f", "f([3, 1], key={'k': 2}, n=4)", "[1, 3]")
     assert containers(example) == [[3, 1], {"k": 2}, [1, 3]]
     assert containers(Example("f", "f([], 'x')", "()")) == []    # empty ones prove nothing
+
+
+def test_an_examples_parts_pair_as_whole_literals() -> None:
+    example = Example("f", "f(b'x', [1, 2], flag=True)", "[2, 1]")
+    assert example_parts(example) == [[1, 2], [2, 1]]      # bytes and True left out
+    assert parts_together(example, ["f turns [1, 2] into [2, 1]."])
+    assert not parts_together(example, ["[1, 2] is the input." + " " * 80 + "[2, 1] elsewhere"])
