@@ -34,8 +34,8 @@ from typing import Any
 
 from core.tools.code_in_text import bounded, declared_functions, defined_functions, \
     example_of, file_names, named_files
-from core.engine.reading.literals import containers, written
-from core.engine.reading.pairing import occurs, parts_together, together
+from core.engine.reading.literals import written
+from core.engine.reading.pairing import containers, occurs, parts_together, together
 from core.tools.reading_facts import WorkspaceFacts
 from core.shapes.reading import EVERY_FILE, Example, Reading, Rename, Requirement
 

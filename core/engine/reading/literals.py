@@ -14,38 +14,11 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from core.shapes.reading import Example
 
 OPEN = {"[": "]", "{": "}", "(": ")"}
 LONGEST = 4000  # characters of one literal scanned for
 SCANNED = 200_000  # characters of one text scanned
 STEPS = 2_000_000  # characters stepped over in all, across every bracket of one text
-
-
-def containers(example: Example) -> list[Any]:
-    """The non-empty lists, tuples, dicts and sets an example's call passes as arguments and
-    its result is, as values (nested ones count as part of their outer value)."""
-    found: list[Any] = []
-    try:
-        call = ast.parse(example.call, mode="eval").body
-    except SyntaxError:
-        return found
-    nodes = [*getattr(call, "args", []), *(k.value for k in getattr(call, "keywords", []))]
-    if example.expected.strip():
-        try:
-            nodes.append(ast.parse(example.expected.strip(), mode="eval").body)
-        except SyntaxError:
-            pass
-    for node in nodes:
-        if not isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set)):
-            continue
-        try:
-            value = ast.literal_eval(node)
-        except (ValueError, SyntaxError, TypeError, RecursionError):
-            continue
-        if value:
-            found.append(value)
-    return found
 
 
 def written(value: Any, text: str) -> bool:

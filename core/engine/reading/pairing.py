@@ -61,6 +61,13 @@ def gap(one: tuple[int, int], other: tuple[int, int]) -> int:
     return max(0, other[0] - one[1], one[0] - other[1])
 
 
+def containers(example: Example) -> list[Any]:
+    """The non-empty lists, tuples, dicts and sets an example passes as arguments or gives as
+    its result (nested ones count as part of their outer value)."""
+    return [part for part in example_parts(example)
+            if isinstance(part, (list, tuple, dict, set)) and part]
+
+
 def example_parts(example: Example) -> list[Any]:
     """An example's arguments and result as values: strings, numbers and containers (``True``,
     ``False``, ``None``, bytes and what is no literal left out)."""

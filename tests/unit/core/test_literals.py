@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from core.engine.reading.literals import containers, written
-from core.engine.reading.pairing import example_parts, parts_together
+from core.engine.reading.literals import written
+from core.engine.reading.pairing import containers, example_parts, parts_together
 from core.shapes.reading import Example
 
 
