@@ -41,6 +41,16 @@ class RunTally:
     answered: bool = False  # the classic loop answered the request itself
     draft_answer: str = ""  # the draft's answer in words, when it wrote no file
 
+    def person_requirements(self, texts: list[str], request: str) -> None:
+        """The requirements the account checks: ``texts`` (their quotes kept), or, when the
+        reading lists none, the request itself: its first 200 characters as the text and the
+        whole request as its words, so what the request states is held to the checks."""
+        if texts:
+            self.requirements = list(texts)
+            return
+        words = " ".join(request.split())[:200]
+        self.requirements, self.quotes = [words], {words: request}
+
     @property
     def phases_completed(self) -> int:
         return sum(r.phase.status == "completed" for r in self.records)

@@ -94,7 +94,10 @@ def test_after_a_read_only_round_the_engine_writes_the_files_the_draft_gives(
     """The recorded reads only listed and read query.py: after the first such round the
     engine asks the draft (the one-shot prompt) and writes the file it gives, with no judge
     and no Plan call (the later recorded plans are never asked for). The request's examples,
-    read as code, check the file: the run is verified."""
+    read as code, check the file; the analysis listed no requirement, so the request is the
+    one requirement, and the values it states that no example uses ("q=red+shoes&page=2",
+    "%zz", …) leave
+    the run finished but not verified."""
     folder = workspace(tmp_path)
     request = (TRANSCRIPT / "request.txt").read_text().strip()
     events, model = replay(stalled_plans()[:2] + [
@@ -115,8 +118,10 @@ def test_after_a_read_only_round_the_engine_writes_the_files_the_draft_gives(
     assert [(t["tool"], t["arguments"]["path"]) for t in planned.tasks] == [
         ("write_file", "query.py")]
     assert [(j.round, j.by_engine) for j in of(events, "judged")] == [(1, True), (2, True)]
-    assert events[-1].outcome == "succeeded" and model.remaining == 0
+    assert events[-1].outcome == "unverified" and model.remaining == 0
     assert events[-1].verification_line == "2 checks of the request's examples pass"
+    [requirement] = of(events, "summary")[0].requirements
+    assert requirement["checked"] is False and '"q=red+shoes&page=2"' in requirement["evidence"]
 
 
 def test_a_request_that_forbids_changes_gets_no_write_from_the_engine(tmp_path: Path) -> None:

@@ -76,8 +76,8 @@ class ClassicEngine(EngineBase):
         self.language = analysis.language
         goal = " ".join(request.split())[:200]
         self.phase.goal, self.tally.goal = goal, goal
-        self.tally.requirements = [r.text for r in self.reading.requirements] or [goal]
         self.tally.quotes = {r.text: r.quote for r in self.reading.requirements}
+        self.tally.person_requirements([r.text for r in self.reading.requirements], request)
         self.tally.assumptions = list(self.reading.assumptions)
         self.phase.max_rounds = self.accounting.budget
         self.tally.records = [self.record]

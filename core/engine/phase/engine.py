@@ -74,12 +74,11 @@ class PhaseTaskExecutor(EngineBase):
     async def work(self, request: str, previous: dict | None) -> str:
         prior = (previous or {}).get("language")
         self._prior = prior if isinstance(prior, str) else ""
-        words = " ".join(request.split())[:200]
-        self.tally.requirements = [words]  # until an analysis lists them
+        self.tally.person_requirements([], request)  # until an analysis lists them
         analysis = await self.analyse(request, previous)
         while True:
             self.tally.goal = analysis.core_goal
-            self.tally.requirements = list(analysis.requirements) or [words]
+            self.tally.person_requirements(list(analysis.requirements), request)
             self.tally.assumptions = list(analysis.assumptions)
             self.language = analysis.language
             self.emit(RequestAnalysed(core_goal=analysis.core_goal,

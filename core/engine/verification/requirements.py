@@ -13,9 +13,10 @@ change works. A requirement is ``done`` only with such evidence, in the phases t
 it (those that changed its files) done by the record, and while no check on what it concerns
 fails; the model's word can lower a status, never raise it, and cannot lower it when checks
 the engine ran on the final files passed. When only the request's examples checked the final
-files, a requirement whose words (with its quote) state values between quote marks that no
+files, a requirement whose words (with its quote) state a value between quote marks that no
 example uses is ``done`` but not checked (``checked: False``): the run is then not
-``succeeded``.
+``succeeded``. With no requirement listed, the request itself is the one requirement, and
+its words are the whole request.
 """
 
 from __future__ import annotations
@@ -173,15 +174,15 @@ def record_entry(requirement: str, records: list[PhaseRecord], state: Verificati
         status: RequirementStatus = "done" if all(ok for _, ok in own) else "failed"
     elif has and phases_done and not _fails(files, state, words):
         status = "done"
-        if quote and (unchecked := _unchecked_values(words, state)):
-            return {"requirement": requirement, "status": status, "checked": False,
-                    "evidence": (f"No check the engine ran uses what it states "
-                                 f"({', '.join(unchecked[:3])}), so it is not verified. "
-                                 + evidence)[:EVIDENCE_CHARS]}
     elif any(s != "not_attempted" for s in statuses) or has:
         status = "failed"
     else:
         status = "not_attempted"
+    if status == "done" and quote and (unchecked := _unchecked_values(words, state)):
+        return {"requirement": requirement, "status": status, "checked": False,
+                "evidence": (f"No check the engine ran uses what it states "
+                             f"({', '.join(unchecked[:3])}), so it is not verified. "
+                             + evidence)[:EVIDENCE_CHARS]}
     return {"requirement": requirement, "status": status, "evidence": evidence[:EVIDENCE_CHARS]}
 
 
@@ -202,15 +203,12 @@ def stated_values(text: str) -> list[str]:
 def _unchecked_values(words: str, state: VerificationState) -> list[str]:
     """The values a requirement's ``words`` (its text and its quote of the request) state, when
     the final files were verified by the request's examples alone (no tests, no test command)
-    and no example that ran uses any of them, in its call or the result it states: the
-    examples then check other behaviour than the one it states. [] otherwise."""
+    and no example that ran uses them, in its call or the result it states: the examples then
+    check other behaviour than the one they state. [] otherwise."""
     if state.state != "verified" or state.broad:
         return []
-    values = stated_values(words)
     calls = " ".join([*(call for call, _ in state.examples), *state.stated])
-    if not values or any(value in calls for value in values):
-        return []
-    return [f'"{value}"' for value in values]
+    return [f'"{value}"' for value in stated_values(words) if value not in calls]
 
 
 def _fails(files: list[str], state: VerificationState, words: str) -> bool:
