@@ -48,6 +48,9 @@ _REFINES = {"cyrillic": {"russian", "ukrainian", "belarusian", "bulgarian", "ser
 _NOT_LATIN = {"chinese", "mandarin", "cantonese", "japanese", "korean", "thai", "greek",
               "hebrew", "yiddish", *(name for names in _REFINES.values() for name in names)} \
     - {"serbian"}  # written in both scripts
+_OWN_SCRIPT = {"han": {"chinese", "mandarin", "cantonese"}, "kana": {"japanese"},
+               "hangul": {"korean"}, "thai": {"thai"}, "greek": {"greek"},
+               "hebrew": {"hebrew", "yiddish"}, **_REFINES}
 _CODES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "fr": "French",
           "de": "German", "es": "Spanish", "pt": "Portuguese", "it": "Italian", "nl": "Dutch",
           "ru": "Russian", "uk": "Ukrainian", "pl": "Polish", "tr": "Turkish", "vi": "Vietnamese",
@@ -156,6 +159,16 @@ def decide(text: str, claimed: str = "", prior: str = "") -> str:
     if answer and (script is None or word not in _NOT_LATIN):
         return answer
     return ENGLISH
+
+
+def script_for(language: str) -> str | None:
+    """The script a language the engine names is written in, where it is not Latin ("han" for
+    Chinese, "kana" for Japanese, "cyrillic" for Russian, ...); ``None`` for a language of the
+    Latin script, one written in two scripts (Serbian), or one not known."""
+    word = _first_word(language)
+    if word in _NOT_LATIN:
+        return next((script for script, names in _OWN_SCRIPT.items() if word in names), None)
+    return None
 
 
 def is_english(language: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine.language import decide, detect, is_english, script_of, word_count
+from core.engine.language import decide, detect, is_english, script_for, script_of, word_count
 from core.engine.authoring.prompts import authoring_language
 from core.engine.stages.instructions import PERSON_FACING, language_ask
 from core.engine.stages.schemas import concrete_question, parse_analysis, parse_summary
@@ -89,3 +89,13 @@ def test_chinese_questions_and_summaries_count_their_words() -> None:
     assert reply.final_summary.startswith("## 完成")
     with pytest.raises(SchemaError):
         parse_summary({"final_summary": "## 好", "requirements": []})
+
+
+@pytest.mark.parametrize(("language", "script"), [
+    ("Chinese (简体中文)", "han"), ("Chinese (繁體中文)", "han"), ("Japanese (日本語)", "kana"),
+    ("Korean (한국어)", "hangul"), ("Russian (русский)", "cyrillic"),
+    ("Ukrainian (українська)", "cyrillic"), ("Persian (فارسی)", "arabic"),
+    ("Hindi (हिन्दी)", "devanagari"), ("Greek (Ελληνικά)", "greek"),
+    ("French", None), ("English", None), ("Serbian", None), ("", None), ("Klingon", None)])
+def test_the_script_a_named_language_is_written_in(language: str, script: str | None) -> None:
+    assert script_for(language) == script
