@@ -1,8 +1,8 @@
 """The summarizer alone on recorded runs: each run replayed from its recorded replies up to its
 summary, which a real model then writes; the table says which summaries are in the person's
 language (by script, where the language's script tells: Chinese, Japanese, Russian, ...).
-Only the summarizer's calls reach the model, so a change to how the summary is asked is
-measured at one or two calls per run, on any runtime.
+Only the summarizer's calls (and any after them) reach the model, so a change to how the
+summary is asked is measured at one or two calls per run, on any runtime.
 
     .venv/bin/python bench/evals/summary_probe.py --gguf qwen2.5-coder-1.5b \
         artifacts/evals/s1/*-phase [--out FILE.jsonl]
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import shutil
 import sys
@@ -37,27 +38,31 @@ from core.llm.scripted import ScriptedModel  # noqa: E402
 
 
 class Relay:
-    """The recorded replies for every call but the summarizer's, which ``real`` answers."""
+    """The recorded replies for every call before the summarizer's; ``real`` answers the
+    summarizer's call and every call after it."""
 
     provider = "scripted"
 
-    def __init__(self, recorded: ScriptedModel, real: ChatModel) -> None:
+    def __init__(self, recorded: ScriptedModel, real: ChatModel, forcing: str = "named") -> None:
         self.recorded, self.real = recorded, real
-        self.capabilities = recorded.capabilities
+        self.capabilities = dataclasses.replace(recorded.capabilities, forcing=forcing)
         self.name = real.name
+        self.summarizing = False
 
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                        tool_choice: dict[str, Any] | str | None,
                        options: CallOptions = NO_OPTIONS) -> Reply:
         names = [t.get("function", {}).get("name") for t in tools]
-        if names == ["summarizer"]:
-            return await self.real.complete(messages, tools, tool_choice, options)
-        return await self.recorded.complete(messages, tools, tool_choice, options)
+        schema = (options.response_format or {}).get("json_schema") or {}
+        self.summarizing = self.summarizing or names == ["summarizer"] \
+            or schema.get("name") == "summarizer"
+        model = self.real if self.summarizing else self.recorded
+        return await model.complete(messages, tools, tool_choice, options)
 
 
-async def summarize(real: ChatModel, folder: Path) -> list[dict[str, Any]]:
+async def summarize(real: ChatModel, folder: Path, forcing: str) -> list[dict[str, Any]]:
     """One row per run in the results ``folder``: the summary a real model writes after the
-    run's recorded replies."""
+    run's recorded replies, its stage calls forced by ``forcing`` (``core/llm/forcing.py``)."""
     results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     rows = []
     for replies in sorted(folder.glob("*/*/replies.json")):
@@ -65,7 +70,7 @@ async def summarize(real: ChatModel, folder: Path) -> list[dict[str, Any]]:
         [task] = select_tasks(results.get("set", "suite"), [name], lang=results.get("lang", "en"))
         scratch = Path(tempfile.mkdtemp(prefix="summary-probe-")) / "ws"
         task.prepare(scratch)
-        model = Relay(ScriptedModel.from_file(replies), real)
+        model = Relay(ScriptedModel.from_file(replies), real, forcing)
         settings = Settings(workspace=str(scratch), use_phase_task=engine != "classic")
         run = create_engine(settings, scratch, model=model)
         started, language, summary, calls = time.monotonic(), "", None, 0
@@ -116,7 +121,7 @@ async def main(args: argparse.Namespace) -> int:
     out = open(args.out, "a", encoding="utf-8") if args.out else None
     try:
         for folder in args.folders:
-            for row in await summarize(real, Path(folder)):
+            for row in await summarize(real, Path(folder), args.forcing):
                 rows.append(row)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
                 if out:
@@ -139,5 +144,8 @@ if __name__ == "__main__":
     parser.add_argument("--base-url", help="an OpenAI-compatible endpoint")
     parser.add_argument("--model", default="")
     parser.add_argument("--api-key", default="")
+    parser.add_argument("--forcing", default="named", choices=("named", "json_schema"),
+                        help="how stage calls are forced: named (the embedded runtime), "
+                             "json_schema (llama-server, which ignores a named tool_choice)")
     parser.add_argument("--out", help="append each row to this JSONL file")
     sys.exit(asyncio.run(main(parser.parse_args())))

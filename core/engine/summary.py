@@ -11,6 +11,7 @@ from core.engine.verification.requirements import account
 from core.engine.verification.state import VerificationState
 from core.engine.stages.instructions import language_ask, summarizer_instruction
 from core.engine.reports import PhaseRecord, degraded_reports
+from core.engine.summary_language import in_language
 from core.engine.stages.caller import StageCaller
 from core.engine.stages.schemas import SUMMARIZER, parse_summary
 from core.shapes.phase import quality_average, scored
@@ -110,6 +111,7 @@ async def model_summary(caller: StageCaller, base: list[Message], tally: RunTall
     if echoes_schema(reply.final_summary):
         raise SummaryUnavailable("its reply repeated the descriptions of the summary's fields "
                                  "instead of a summary")
+    reply = await in_language(caller, reply, language)
     requirements, note = tally.accounted([r.as_dict() for r in reply.requirements])
     return Summary(final_summary=reply.final_summary, phases_completed=tally.phases_completed,
                    total_tasks_executed=tally.tasks_executed, total_rounds=tally.rounds,

@@ -41,7 +41,7 @@ def test_the_phase_engine_refuses_the_write_and_the_summary_sees_the_question(ws
     assert stages == ["request_analyser", "plan", "judge", "summarizer"]
     summarizer = model.requests[-1]["messages"]
     # the person's words, not the paraphrase too; a question's answer sees the files
-    assert summarizer[1]["content"].startswith(f"The person asked:\n{ASK}\n\nThe workspace's "
+    assert summarizer[1]["content"].startswith(f"The request:\n{ASK}\n\nThe workspace's "
                                                "files:\n\nbank.py\n```python\n")
 
 

@@ -44,7 +44,7 @@ def test_every_call_after_the_analysis_starts_with_the_same_prefix(ws: Path) -> 
     assert "README.md" in files and "\n[Complexity] complex" in structured
     # the summarizer gets the person's words (the requirements follow in its instruction);
     # a request that asks no change is answered there, with the workspace's files
-    assert last[1]["content"].startswith("The person asked:\nplease read the README and take "
+    assert last[1]["content"].startswith("The request:\nplease read the README and take "
                                          "a note\n\nThe workspace's files:\n\n")
     assert "read_file" not in last[0]["content"]
     assert "read_file" in prefix[0]["content"]

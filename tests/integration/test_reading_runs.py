@@ -29,7 +29,7 @@ def test_a_change_request_in_another_language_gets_a_draft_and_is_verified(
         analysis("Add add to calc.py", **reading("change", change=("calc.py",),
                                                   quotes={"calc.py": quote})),
         authored(DONE, "calc.py"),
-        summary("`add` renvoie la somme."),
+        summary(f"`add`: {request_text}"),  # in the request's language: nothing to translate
     ], ws, request=request_text)
     assert [c.stage for c in of(events, "llm_call")] == ["request_analyser", "author",
                                                         "summarizer"]
@@ -42,7 +42,7 @@ def test_a_change_request_in_another_language_gets_a_draft_and_is_verified(
 def test_without_a_reading_the_draft_decides_that_the_request_is_a_change(
         tmp_path: Path) -> None:
     ws = files_workspace(tmp_path, {"calc.py": STUB, "test_calc.py": TESTS})
-    events, _ = run([analysis("Add add"), authored(DONE, "calc.py"), summary("Done.")], ws,
+    events, _ = run([analysis("Add add"), authored(DONE, "calc.py"), summary("已完成。")], ws,
                     request="在calc.py中添加函数add(a,b)，返回两数之和。")
     assert (ws / "calc.py").read_text() == DONE
     assert of(events, "run_finished")[0].outcome == "succeeded"

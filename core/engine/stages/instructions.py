@@ -141,7 +141,7 @@ def summary_request(words: str, memory: str) -> str:
     whatever the analysis made of it: "Which function raises ...?" was analysed as "raise
     the error in a file", and the summary answered that); the requirements follow in its
     instruction, so the structured request is not repeated."""
-    text = f"The person asked:\n{words.strip()[:WORDS_CHARS]}"
+    text = f"The request:\n{words.strip()[:WORDS_CHARS]}"
     return f"Earlier in this conversation:\n{memory}\n\n{text}" if memory else text
 
 
