@@ -5,10 +5,11 @@ A file name is found by its shape (``name.ext``, ``dir/name.ext``, ``../x.txt``,
 ``/var/data/x.txt``) with only ASCII letters, digits and ``_.-/`` around it counting as part of
 a name, so a name typed between Chinese or Japanese characters without spaces is found; and a
 workspace file is named when its path, or its file name where no other file has that name,
-occurs in the text so bounded (a file name in any script). Examples are taken only where they
-are written as code: a ``>>>`` doctest and its expected line, or a call of a plain function
-with literal arguments followed by ``==``, ``=``, ``->``, ``=>``, ``==>``, ``→`` or ``➞`` (after
-a ``#`` or not) and a literal.
+occurs in the text so bounded (a file name in any script). A call (``parse_ini(text)``) is
+bounded the same way, so ``在ini.py中实现parse_ini(text)`` declares ``parse_ini``. Examples
+are taken only where they are written as code: a ``>>>`` doctest and its expected line, or a
+call of a plain function with literal arguments followed by ``==``, ``=``, ``->``, ``=>``,
+``==>``, ``→`` or ``➞`` (after a ``#`` or not) and a literal.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ NAME_CHARS = r"A-Za-z0-9_\-"
 FILE_NAME = re.compile(
     rf"(?<![{NAME_CHARS}/.])((?:\.{{1,2}}/|/)?(?:[{NAME_CHARS}]+/)*[{NAME_CHARS}]+"
     rf"\.[A-Za-z][A-Za-z0-9]{{0,7}})(?![{NAME_CHARS}/]|\.[A-Za-z0-9])")
-CALL_START = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
+CALL_START = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*)\(")
 ARROW = re.compile(r"[ \t]*#?[ \t]*(?:==>|==|->|=>|→|➞|=(?![=>]))[ \t]*")
 DOCTEST = re.compile(r"^[ \t]*>>> (.+)\n[ \t]*([^\n> \t][^\n]*)$", re.MULTILINE)
 NOT_FUNCTIONS = frozenset(dir(builtins))

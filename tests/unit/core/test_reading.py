@@ -145,6 +145,24 @@ def test_an_example_is_kept_only_when_its_values_and_function_are_there(tmp_path
     assert "leap_year(x)" in dropped
 
 
+def test_a_function_the_request_declares_between_cjk_characters_may_be_exemplified(
+        tmp_path: Path) -> None:
+    """A function the file does not define yet counts when the request writes it as a call,
+    typed without spaces between Chinese or Japanese words (the suite's ex-merge-intervals in
+    both: its examples were dropped as "not defined" and the run had no check of its own)."""
+    ws = workspace(tmp_path, {"intervals.py": "# merge here\n"})
+    for words in ("在intervals.py中实现merge_intervals(intervals)。例如[[1, 3], [2, 6]]得到[[1, 6]]。",
+                  "intervals.pyにmerge_intervals(intervals)を実装して。[[1, 3], [2, 6]]は[[1, 6]]になります。"):
+        reading = read(ws, words, {"kind": "change", "files": [
+            {"path": "intervals.py", "role": "change", "quote": "intervals.py"}], "examples": [
+            {"call": "merge_intervals([[1, 3], [2, 6]])", "result": "[[1, 6]]", "quote": ""},
+            {"call": "merge([[1, 3], [2, 6]])", "result": "[[1, 6]]", "quote": ""}]})
+        assert reading.examples == (Example("merge_intervals", "merge_intervals([[1, 3], [2, 6]])",
+                                            "[[1, 6]]"),), words
+        assert reading.declared == frozenset({"merge_intervals"}), words
+        assert "merge is not defined in the files the request names" in "\n".join(reading.dropped)
+
+
 def test_an_example_given_as_call_and_result_is_checked_as_one_line(tmp_path: Path) -> None:
     """The schema's call and result, as the model fills them for a request that states its
     examples in words ("X得到Y"); a reply recorded with the whole line as ``code`` still

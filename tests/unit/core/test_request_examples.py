@@ -24,13 +24,14 @@ def stated(*codes: str) -> tuple[Example, ...]:
 def test_examples_written_as_code_are_read_without_a_model() -> None:
     text = ('to_int("1.2.3.4") == 16909060\nwrap_text("a b", 1) -> ["a", "b"]\n'
             'parse_version("2.0.0-rc1") => (2, 0, 0, "rc1"), and check("x") → None.\n'
-            "在函数中，square(4) ==> 16。")
+            "在函数中，square(4) ==> 16。例如cube(2)==8，而cube(3)得到27。")
     assert calls(text) == [
         ('to_int("1.2.3.4")', "16909060"),
         ('wrap_text("a b", 1)', '["a", "b"]'),
         ('parse_version("2.0.0-rc1")', '(2, 0, 0, "rc1")'),
         ('check("x")', "None"),
-        ("square(4)", "16")]
+        ("square(4)", "16"),
+        ("cube(2)", "8")]
 
 
 def test_examples_in_words_are_left_to_the_model() -> None:
