@@ -113,10 +113,21 @@ def report(folder: Path, recheck: bool = False) -> str:
 
 
 def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__)
+        return 0
     recheck = "--recheck" in argv
     folders = [a for a in argv if a != "--recheck"]
-    if not folders:
-        print(__doc__)
+    unknown = [a for a in folders if a.startswith("-")]
+    missing = [a for a in folders if a not in unknown
+               and not (Path(a) / "results.json").is_file()]
+    if not folders or unknown or missing:
+        print(__doc__, file=sys.stderr)
+        for option in unknown:
+            print(f"error: unknown option {option}", file=sys.stderr)
+        for folder in missing:
+            print(f"error: {folder} is not a runner's output folder (no results.json in it)",
+                  file=sys.stderr)
         return 2
     for folder in folders:
         print(report(Path(folder), recheck))
