@@ -261,6 +261,9 @@ def merged(files: list[Path]) -> list[Table]:
 
 
 def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__)
+        return 0
     if not argv:
         print("usage: report.py RESULTS.json [RESULTS.json ...]", file=sys.stderr)
         return 2

@@ -70,6 +70,9 @@ def test_the_report_says_why_it_cannot_read_a_file(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(REPORT), str(broken)], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and "cannot read the results" in done.stderr
+    helped = subprocess.run([sys.executable, str(REPORT), "--help"], capture_output=True,
+                            text=True, timeout=60)
+    assert helped.returncode == 0 and "report.py artifacts/evals/*/results.json" in helped.stdout
 
 
 def _run(task: str, engine: str, outcome: str, passed: bool, verification: str = "",
