@@ -1,5 +1,6 @@
 """What a run holds of the request: its reading, taken once (``apply_reading``) and revised only
-by the draft's witness (``witness_draft``), and what the run may write because of it.
+by the draft's witness (``witness_draft``) and by a plan that will not run the tools it names
+(``release_tools``), and what the run may write because of it.
 
 ``EngineBase`` mixes this in; the reading reaches the tracker, the authoring stage and the
 kept inputs from here, so no other module reads the request's words to decide what it asks.
@@ -7,6 +8,7 @@ kept inputs from here, so no other module reads the request's words to decide wh
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from core.engine.authoring.stage import AuthoringStage
@@ -78,6 +80,14 @@ class RequestHolder:
             self.emit(Notice(level="info", stage="request_analyser", message=(
                 "Left out of the reading of the request, as the request and the workspace do "
                 "not bear them out: " + "; ".join(reading.dropped[:8]) + ".")))
+
+    def release_tools(self, names: tuple[str, ...]) -> None:
+        """Stop holding writes for the tools ``names`` that the reading says the request needs
+        first (the plan would not run them): the reading keeps its other tools."""
+        self.reading = replace(self.reading, tools=tuple(
+            name for name in self.reading.tools if name not in names))
+        if self.authoring is not None:
+            self.authoring.reading = self.reading
 
     async def read_request(self, raw: dict[str, Any], requirements: list[tuple[str, str]]
                            ) -> Reading:

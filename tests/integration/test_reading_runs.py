@@ -168,3 +168,36 @@ def test_a_plan_that_writes_before_the_needed_tool_runs_is_not_run(tmp_path: Pat
                for n in notices)
     assert [t.tool for t in of(events, "task_finished")][0] == "time__get_current_time"
     assert not (ws / "report.md").exists()
+
+
+def test_a_plan_that_twice_writes_without_the_needed_tool_has_its_writes_run(
+        tmp_path: Path) -> None:
+    """The embedded model's reading of the suite's ex-date-math in Japanese said the request
+    needs run_command first (its quote the request's first sentence), and every plan wrote
+    dates.py without running it: four rounds held, nothing written, where the model alone
+    wrote a file passing half the tests. The second such plan now runs, its write the draft."""
+    ws = files_workspace(tmp_path, {"calc.py": STUB, "test_calc.py": TESTS})
+    ask = "calc.pyにadd(a, b)を実装して、和を返してください。"
+    events, model = run([
+        analysis("Implement add", **reading(
+            "change", change=("calc.py",), tools=("time__get_current_time",),
+            quotes={"calc.py": "calc.pyにadd(a, b)を実装して",
+                    "time__get_current_time": "calc.pyにadd(a, b)を実装して"})),
+        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
+        plan(task(1, "write_file", path="calc.py", instruction="implement add")),
+        authored(DONE, "calc.py"),
+        judge([1]),
+        summary("`add`をcalc.pyに実装しました。"),
+    ], ws, request=ask, mcp_servers=(time_server(),), max_rounds_per_phase=4)
+    assert model.remaining == 0
+    notices = [n.message for n in of(events, "notice")]
+    assert sum("needs time__get_current_time run before anything is written" in n
+               for n in notices) == 1
+    assert any("round 2: the plan wrote without running time__get_current_time 2 times" in n
+               and "its writes run now, without its result" in n for n in notices)
+    assert [(t.tool, t.status) for t in of(events, "task_finished")] == [("write_file", "done")]
+    assert (ws / "calc.py").read_text() == DONE
+    written = of(events, "task_finished")[0].result
+    assert "The draft: what the model alone wrote for the request." in written
+    assert of(events, "run_finished")[0].outcome == "succeeded"
+

@@ -8,7 +8,10 @@ the round as not completed. Before a plan runs it is reviewed: writes of files t
 never mentions, while a file it names is untouched, are refused and the named file's write
 planned instead (``plan_review``); a plan that only repeats calls already made is not run
 (``stall``): replanned with the evidence once, then the phase ends; calls already made inside
-a new plan are held back (``phase.execute``). After Execute comes the verdict (``judging``).
+a new plan are held back (``phase.execute``). The writes of a plan that does not run a tool
+the request needs first are not run; the ``TOOL_HOLDS``-th such plan runs, the tool released
+from the reading (``release_tools``), so a plan that will not call the tool cannot stall the
+run. After Execute comes the verdict (``judging``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from core.shapes.stage_results import Plan, TaskSpec
 from core.shapes.task import Task
 
 KEEP_ROUNDS = 2
+TOOL_HOLDS = 2  # plans writing without a tool the request needs, the last of them run
 DRAFT_ROUND = "The draft first: the files the model writes for the request alone."
 
 
@@ -57,6 +61,7 @@ class PhaseRounds(Judging):
         self.detail = ""
         self.round_starts: list[int] = []
         self.head = 0
+        self.held = 0  # plans whose writes waited for a tool the request needs
         self.guard = StallGuard(lambda tool, args: bool(engine.tools.written_paths(tool, args)),
                                 record.phase.id, engine.actions)
 
@@ -126,8 +131,19 @@ class PhaseRounds(Judging):
         needed = [name for name in engine.reading.tools if name not in self._ran_tools()]
         first = tools_before_writes(planned.tasks, needed, engine.tools.written_paths)
         if first.note:
-            engine.emit(Notice(level="warning", stage="plan", message=(
-                f"Phase {phase.id}, round {phase.rounds}: {first.note}.")))
+            self.held += 1
+            if self.held >= TOOL_HOLDS:
+                engine.release_tools(tuple(needed))
+                first = tools_before_writes(planned.tasks, [], engine.tools.written_paths)
+                them = "it" if len(needed) == 1 else "them"
+                engine.emit(Notice(level="warning", stage="plan", message=(
+                    f"Phase {phase.id}, round {phase.rounds}: the plan wrote without running "
+                    f"{', '.join(needed)} {TOOL_HOLDS} times, though the reading of the "
+                    f"request says it needs {them} first; its writes run now, without "
+                    f"{'its' if len(needed) == 1 else 'their'} result.")))
+            else:
+                engine.emit(Notice(level="warning", stage="plan", message=(
+                    f"Phase {phase.id}, round {phase.rounds}: {first.note}.")))
         planned = Plan(tasks=first.tasks, reasoning=planned.reasoning)
         if not planned.tasks:
             self.mode, self.detail = "replan", first.note
