@@ -4,10 +4,11 @@ A small model asked for its summary in Chinese often writes it in English, the l
 its instructions; asked again in the same long context, it writes the same summary. Asked
 alone to translate the text, it does. So a summary that is not in the script of the person's
 language (``language.script_for``: Chinese, Japanese, Korean, Russian, ...; a Latin-script
-language cannot be told by its letters) is translated in one more call, and the translation
-replaces it only when it is in that script and keeps every name of the original: its code
-spans, the values it quotes and the files it names (a translation that renames ``port`` to
-``start_port`` is not taken).
+language cannot be told by its letters) is translated in one more call — the instruction in
+the system turn, the text alone in the user turn, so that the reply is the translation and
+nothing said about it — and the translation replaces it only when it is in that script and
+keeps every name of the original: its code spans, the values it quotes and the files it names
+(a translation that renames ``port`` to ``start_port`` is not taken).
 """
 
 from __future__ import annotations
@@ -49,10 +50,11 @@ async def in_language(caller: StageCaller, reply: SummaryReply, language: str) -
     text = reply.final_summary
     if want is None or script_of(text) in (want, None):
         return reply
-    ask = (f"Translate this text into {language}. Keep code, paths and names as they are. "
-           f"Reply with the translation only.\n\n{text}")
+    ask = (f"Translate the user's text into {language}. Keep code, paths and names as they "
+           "are. Reply with the translation only.")
     try:
-        answer = await caller.raw("summarizer", [{"role": "user", "content": ask}], [], None,
+        answer = await caller.raw("summarizer", [{"role": "system", "content": ask},
+                                                 {"role": "user", "content": text}], [], None,
                                   False, CallOptions(max_tokens=TRANSLATION_TOKENS,
                                                      temperature=0),
                                   detail=f"the summary in {language}")

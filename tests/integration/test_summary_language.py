@@ -40,10 +40,11 @@ def test_a_summary_in_another_script_is_translated_into_the_persons_language(
     final = of(events, "summary")[0]
     assert final.final_summary == ZH_SUMMARY and final.generated_by == "model"
     ask = model.requests[-1]
-    assert ask["tools"] == [] and len(ask["messages"]) == 1  # the text alone, no tools
-    assert ask["messages"][0]["content"].startswith(
-        "Translate this text into Chinese (简体中文). Keep code, paths and names as they are.")
-    assert ask["messages"][0]["content"].endswith(EN_SUMMARY)
+    assert ask["tools"] == [] and len(ask["messages"]) == 2  # the text alone, no tools
+    assert ask["messages"][0] == {"role": "system", "content": (
+        "Translate the user's text into Chinese (简体中文). Keep code, paths and names as they "
+        "are. Reply with the translation only.")}
+    assert ask["messages"][1] == {"role": "user", "content": EN_SUMMARY}
     assert final.requirements and final.requirements[0]["status"] == "done"
 
 
