@@ -8,7 +8,8 @@ language cannot be told by its letters) is translated in one more call — the i
 the system turn, the text alone in the user turn, so that the reply is the translation and
 nothing said about it — and the translation replaces it only when it is in that script and
 keeps every name of the original: its code spans, the values it quotes and the files it names
-(a translation that renames ``port`` to ``start_port`` is not taken).
+(a translation that renames ``port`` to ``start_port`` is not taken). Quote marks around the
+whole translation that the original does not have are taken off.
 """
 
 from __future__ import annotations
@@ -42,6 +43,22 @@ def keeps_names(source: str, translation: str) -> bool:
                for name in names_in(source) if name.strip())
 
 
+QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", "\"": "\"", "«": "»", "„": "“", "‘": "’"}
+
+
+def unwrapped(translation: str, source: str) -> str:
+    """``translation`` without a pair of quote marks around the whole of it that ``source``
+    does not have (a translation handed back as a quotation)."""
+    closing = QUOTE_PAIRS.get(translation[:1])
+    if closing is None or len(translation) < 3 or not translation.endswith(closing) \
+            or source.strip().startswith(translation[0]):
+        return translation
+    inner = translation[1:-1]
+    if translation[0] in inner or (closing != translation[0] and closing in inner):
+        return translation  # the marks quote parts of the text, not all of it
+    return inner.strip()
+
+
 async def in_language(caller: StageCaller, reply: SummaryReply, language: str) -> SummaryReply:
     """``reply``, its summary translated into ``language`` when that language has its own
     script and the summary is not written in it; ``reply`` unchanged when the translation
@@ -60,7 +77,7 @@ async def in_language(caller: StageCaller, reply: SummaryReply, language: str) -
                                   detail=f"the summary in {language}")
     except (ModelError, RunAborted):
         return reply
-    translated = (answer.text or "").strip()
+    translated = unwrapped((answer.text or "").strip(), text)
     if script_of(translated) != want or not keeps_names(text, translated):
         return reply
     return replace(reply, final_summary=translated)

@@ -65,6 +65,23 @@ def test_a_translation_keeping_every_name_is_taken(tmp_path: Path) -> None:
     assert of(events, "summary")[0].final_summary == translated
 
 
+JA = "calc.pyにadd(a, b)を実装して、和を返してください。"
+
+
+@pytest.mark.parametrize(("request_", "language", "translation", "shown"), [
+    # handed back as a quotation (the embedded model, Japanese): the marks come off
+    (JA, "Japanese", "「`add` は calc.py に実装され、和を返します。」",
+     "`add` は calc.py に実装され、和を返します。"),
+    (ZH, "Chinese", "“`add` 已在 calc.py 中实现。”", "`add` 已在 calc.py 中实现。"),
+    # marks that quote parts of the text stay
+    (JA, "Japanese", "「`add`」は calc.py の「和」を返します", "「`add`」は calc.py の「和」を返します"),
+])
+def test_quote_marks_around_the_whole_translation_come_off(
+        tmp_path: Path, request_: str, language: str, translation: str, shown: str) -> None:
+    events, _ = _run(tmp_path, request_, language, EN_NAMED, translation)
+    assert of(events, "summary")[0].final_summary == shown
+
+
 @pytest.mark.parametrize(("request_", "language", "text"), [
     (ZH, "Chinese", ZH_SUMMARY),  # already in the person's script
     (FR, "French", EN_SUMMARY),  # a Latin-script language: the script cannot tell
