@@ -25,7 +25,7 @@ from core.engine.phase.execute import execute_round
 from core.engine.phase.host import PhaseHost
 from core.engine.phase.judging import Judging
 from core.engine.phase.messages import drop_plan_call, shorten_earlier_results
-from core.engine.phase.plan_review import reviewed, tools_before_writes
+from core.engine.phase.plan_review import Review, reviewed, tools_before_writes
 from core.engine.phase.stall import STALLS_TO_END, StallGuard
 from core.engine.stages.instructions import language_ask, phase_intro, plan_instruction, \
     tools_first
@@ -132,18 +132,17 @@ class PhaseRounds(Judging):
         first = tools_before_writes(planned.tasks, needed, engine.tools.written_paths)
         if first.note:
             self.held += 1
+            note = first.note
             if self.held >= TOOL_HOLDS:
                 engine.release_tools(tuple(needed))
-                first = tools_before_writes(planned.tasks, [], engine.tools.written_paths)
-                them = "it" if len(needed) == 1 else "them"
-                engine.emit(Notice(level="warning", stage="plan", message=(
-                    f"Phase {phase.id}, round {phase.rounds}: the plan wrote without running "
-                    f"{', '.join(needed)} {TOOL_HOLDS} times, though the reading of the "
-                    f"request says it needs {them} first; its writes run now, without "
-                    f"{'its' if len(needed) == 1 else 'their'} result.")))
-            else:
-                engine.emit(Notice(level="warning", stage="plan", message=(
-                    f"Phase {phase.id}, round {phase.rounds}: {first.note}.")))
+                first = Review(planned.tasks)
+                one = len(needed) == 1
+                note = (f"the plan wrote without running {', '.join(needed)} {TOOL_HOLDS} times, "
+                        f"though the reading of the request says it needs "
+                        f"{'it' if one else 'them'} first; its writes run now, without "
+                        f"{'its' if one else 'their'} result")
+            engine.emit(Notice(level="warning", stage="plan", message=(
+                f"Phase {phase.id}, round {phase.rounds}: {note}.")))
         planned = Plan(tasks=first.tasks, reasoning=planned.reasoning)
         if not planned.tasks:
             self.mode, self.detail = "replan", first.note
